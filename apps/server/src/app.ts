@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { PermissionName } from '@dataplatform/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
+import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
+import { createOutboxWorker } from './modules/mail/outbox.worker.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { healthPlugin } from './plugins/health.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { staticPlugin } from './plugins/static.js';
+import { API_PREFIX, swaggerPlugin } from './plugins/swagger.js';
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  clock?: Clock;
+  /** Defaults to SMTP when configured, else the log. */
+  mailTransport?: MailTransport;
+}
+
+/** Largest JSON or form body the API accepts; bigger ones get a 413. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Builds the whole server without listening: server.ts listens, tests call `inject()`.
+ */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
+        censor: '[redacted]',
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const { db } = deps.database;
+  const clock = deps.clock ?? systemClock;
+  const transport =
+    deps.mailTransport ?? (config.smtp ? createSmtpTransport(config, config.smtp) : createLogTransport(app.log));
+  const outbox = createOutboxWorker({ db, transport, clock, config: config.outbox, log: app.log });
+  const wakeMailer = () => outbox.wake();
+
+  // Until roles exist, superusers hold every permission and nobody else holds any.
+  const hasPermission = async (auth: AuthContext, _permission: PermissionName) => auth.user.isSuperuser;
+
+  const sessions = createSessionService({ db, config, clock });
+  const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
+  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
+
+  app.decorate('outbox', outbox);
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', async () => outbox.stop());
+
+  await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(rateLimitPlugin);
+  await app.register(swaggerPlugin);
+  await app.register(healthPlugin, { database: deps.database });
+
+  await app.register(
+    async (api) => {
+      await api.register(authPlugin, { sessions, hasPermission });
+      await api.register(authRoutes, { auth, config });
+      await api.register(usersRoutes, { users, config });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await app.register(staticPlugin, { root: config.webDistDir });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outbox: ReturnType<typeof createOutboxWorker>;
+  }
+}

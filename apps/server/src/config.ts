@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Values shipped in examples; outside `local` the server refuses to start with them. */
+const DEFAULT_SECRETS = new Set(['changethis', 'change-me', 'secret', '']);
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const EnvSchema = z.object({
+  ENVIRONMENT: z.enum(['local', 'staging', 'production']).default('local'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATA_DIR: z.string().default('./data'),
+  SECRET_KEY: optionalString,
+  FRONTEND_HOST: z.url().default('http://localhost:8000'),
+  ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(525_600)
+    .default(60 * 24 * 8),
+  FIRST_SUPERUSER: z.email().default('admin@example.com'),
+  FIRST_SUPERUSER_PASSWORD: optionalString,
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_TLS: booleanFromEnv.default(true),
+  SMTP_SSL: booleanFromEnv.default(false),
+  EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
+  EMAILS_FROM_NAME: z.string().default('Data Platform'),
+  TRUST_PROXY: booleanFromEnv.default(false),
+  WEB_DIST_DIR: optionalString,
+});
+
+export type Environment = z.infer<typeof EnvSchema>['ENVIRONMENT'];
+
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  environment: Environment;
+  host: string;
+  port: number;
+  logLevel: string;
+  /** Unset: the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secretKey: string;
+  frontendHost: string;
+  accessTokenExpireMinutes: number;
+  firstSuperuser: string;
+  firstSuperuserPassword: string | undefined;
+  smtp:
+    | {
+        host: string;
+        port: number;
+        user: string | undefined;
+        password: string | undefined;
+        /** STARTTLS required on a plain connection. */
+        tls: boolean;
+        /** Implicit TLS from the first byte (port 465). */
+        ssl: boolean;
+      }
+    | undefined;
+  emailsFrom: { email: string; name: string };
+  trustProxy: boolean;
+  /** Where the built web app lives; the server serves it when the folder exists. */
+  webDistDir: string;
+  outbox: { pollIntervalMs: number; maxAttempts: number; retryBaseMs: number };
+  rateLimits: {
+    loginPerIp: RateLimitRule;
+    loginPerAccount: RateLimitRule;
+    recoveryPerIp: RateLimitRule;
+    recoveryPerAccount: RateLimitRule;
+    resetPerIp: RateLimitRule;
+    signupPerIp: RateLimitRule;
+    signupPerAccount: RateLimitRule;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const MINUTE = 60_000;
+
+export const defaultRateLimits: Config['rateLimits'] = {
+  loginPerIp: { max: 30, windowMs: 5 * MINUTE },
+  loginPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  recoveryPerIp: { max: 10, windowMs: 15 * MINUTE },
+  recoveryPerAccount: { max: 3, windowMs: 15 * MINUTE },
+  resetPerIp: { max: 10, windowMs: 15 * MINUTE },
+  signupPerIp: { max: 10, windowMs: 60 * MINUTE },
+  signupPerAccount: { max: 3, windowMs: 60 * MINUTE },
+};
+
+/**
+ * In `local`, a missing SECRET_KEY is generated once and kept under DATA_DIR so sessions survive a
+ * restart. Anywhere else it must be set, long and not a known default.
+ */
+function resolveSecretKey(env: z.infer<typeof EnvSchema>): string {
+  const given = env.SECRET_KEY;
+  if (env.ENVIRONMENT !== 'local') {
+    if (given === undefined || DEFAULT_SECRETS.has(given)) {
+      throw new ConfigError(`SECRET_KEY must be set to a random value when ENVIRONMENT=${env.ENVIRONMENT}`);
+    }
+    if (given.length < 32) {
+      throw new ConfigError('SECRET_KEY must be at least 32 characters long');
+    }
+    return given;
+  }
+  if (given !== undefined) return given;
+  const keyFile = path.join(env.DATA_DIR, '.secret_key');
+  if (existsSync(keyFile)) return readFileSync(keyFile, 'utf8').trim();
+  const generated = randomBytes(32).toString('base64url');
+  mkdirSync(env.DATA_DIR, { recursive: true });
+  writeFileSync(keyFile, generated, { mode: 0o600 });
+  return generated;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+}
+
+/** Parses the environment once; throws ConfigError with every problem listed. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration:\n${formatIssues(parsed.error)}`);
+  }
+  const env = parsed.data;
+  if (env.ENVIRONMENT !== 'local') {
+    if (env.FIRST_SUPERUSER_PASSWORD === undefined || DEFAULT_SECRETS.has(env.FIRST_SUPERUSER_PASSWORD)) {
+      throw new ConfigError(
+        `FIRST_SUPERUSER_PASSWORD must be set to a non-default value when ENVIRONMENT=${env.ENVIRONMENT}`,
+      );
+    }
+  }
+  if (env.ENVIRONMENT === 'production' && env.SMTP_HOST === undefined) {
+    throw new ConfigError('SMTP_HOST must be set when ENVIRONMENT=production (recovery e-mails would go to the log)');
+  }
+  return {
+    environment: env.ENVIRONMENT,
+    host: env.HOST,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.resolve(env.DATA_DIR),
+    secretKey: resolveSecretKey(env),
+    frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
+    accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
+    firstSuperuser: env.FIRST_SUPERUSER.toLowerCase(),
+    firstSuperuserPassword: env.FIRST_SUPERUSER_PASSWORD,
+    smtp:
+      env.SMTP_HOST === undefined
+        ? undefined
+        : {
+            host: env.SMTP_HOST,
+            port: env.SMTP_PORT,
+            user: env.SMTP_USER,
+            password: env.SMTP_PASSWORD,
+            tls: env.SMTP_TLS,
+            ssl: env.SMTP_SSL,
+          },
+    emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
+    trustProxy: env.TRUST_PROXY,
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
+    rateLimits: defaultRateLimits,
+  };
+}

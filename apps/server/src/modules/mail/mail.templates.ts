@@ -1,0 +1,70 @@
+import type { OutgoingMail } from './outbox.repository.js';
+
+/** Texts of the mails the product sends. Every interpolated value is HTML-escaped. */
+export const PRODUCT_NAME = 'Data Platform';
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function layout(title: string, paragraphs: string[], action?: { label: string; href: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#1565c0;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#555">If the button does not work, paste this address into your browser:<br>${escapeHtml(action.href)}</p>`
+    : '';
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}
+<p style="font-size:12px;color:#777">${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
+}
+
+export function passwordRecoveryMail(to: string, link: string, validMinutes: number): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Password recovery`;
+  const lines = [
+    `We received a request to reset the password of the account ${to}.`,
+    `The link below works once and expires in ${validMinutes} minutes.`,
+    'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines[0]}\n\nReset your password: ${link}\n\n${lines[1]}\n${lines[2]}\n`,
+    html: layout(subject, lines, { label: 'Reset password', href: link }),
+  };
+}
+
+export function welcomeMail(to: string, fullName: string, loginLink: string): OutgoingMail {
+  const subject = `Welcome to ${PRODUCT_NAME}`;
+  const lines = [`Hello ${fullName},`, `Your account ${to} is ready. You can log in any time.`];
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\nLog in: ${loginLink}\n`,
+    html: layout(subject, lines, { label: 'Log in', href: loginLink }),
+  };
+}
+
+/**
+ * Sent instead of a welcome when someone signs up with an address that already has an account:
+ * the sign-up form answers the same either way, and only the owner of the address learns more.
+ */
+export function signupWithExistingAccountMail(to: string, recoveryLink: string): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Sign-up attempt for your address`;
+  const lines = [
+    `Someone tried to create an account with ${to}, but this address already has one.`,
+    'If that was you, log in with your password, or reset it if you have forgotten it.',
+    'If it was not you, you can ignore this e-mail: nothing has changed.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\nReset your password: ${recoveryLink}\n`,
+    html: layout(subject, lines, { label: 'Reset your password', href: recoveryLink }),
+  };
+}

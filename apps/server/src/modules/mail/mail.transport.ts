@@ -1,0 +1,49 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { OutgoingMail } from './outbox.repository.js';
+
+/** Where mail finally goes: an SMTP server, or the log when none is configured. */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+export function createSmtpTransport(config: Config, smtp: NonNullable<Config['smtp']>): MailTransport {
+  const transporter = nodemailer.createTransport({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.ssl,
+    requireTLS: smtp.tls && !smtp.ssl,
+    ignoreTLS: !smtp.tls && !smtp.ssl,
+    auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    async send(mail) {
+      await transporter.sendMail({
+        from: { name: config.emailsFrom.name, address: config.emailsFrom.email },
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/**
+ * Without SMTP_HOST (allowed outside production), mails are written to the log so a local user can
+ * still follow a recovery link.
+ */
+export function createLogTransport(log: FastifyBaseLogger): MailTransport {
+  return {
+    async send(mail) {
+      log.info({ mail: { to: mail.to, subject: mail.subject } }, `e-mail (no SMTP_HOST set):\n${mail.text}`);
+    },
+    close: () => undefined,
+  };
+}

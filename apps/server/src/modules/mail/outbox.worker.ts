@@ -1,0 +1,108 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import type { MailTransport } from './mail.transport.js';
+import { claimDueMails, markFailedAttempt, markSent } from './outbox.repository.js';
+
+const BATCH_SIZE = 20;
+/** A claimed row is not retried by another instance before this, even if its sender died. */
+const LEASE_MS = 60_000;
+
+/**
+ * Drains the outbox: polls on an interval and whenever `wake()` says new mail was committed. Failed
+ * sends are retried with exponential backoff; after the last attempt the row is marked failed.
+ */
+export function createOutboxWorker(deps: {
+  db: Database;
+  transport: MailTransport;
+  clock: Clock;
+  config: Config['outbox'];
+  log: FastifyBaseLogger;
+}) {
+  const { db, transport, clock, config, log } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+
+  function retryDelayMs(attempts: number): number {
+    return config.retryBaseMs * 2 ** Math.max(0, attempts - 1);
+  }
+
+  async function deliverBatch(): Promise<number> {
+    const now = clock.now();
+    const claimed = await claimDueMails(db, now, new Date(now.getTime() + LEASE_MS), BATCH_SIZE);
+    for (const row of claimed) {
+      try {
+        await transport.send({
+          to: row.recipient,
+          subject: row.subject,
+          text: row.textBody,
+          ...(row.htmlBody ? { html: row.htmlBody } : {}),
+        });
+        await markSent(db, row.id, clock.now());
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const finalAttempt = row.attempts >= config.maxAttempts;
+        const retryAt = finalAttempt ? null : new Date(clock.now().getTime() + retryDelayMs(row.attempts));
+        log.warn({ outboxId: row.id, attempts: row.attempts, finalAttempt, err: message }, 'mail delivery failed');
+        await markFailedAttempt(db, row.id, message.slice(0, 1000), retryAt);
+      }
+    }
+    return claimed.length;
+  }
+
+  /** Runs until no due mail is left; concurrent calls join the run in progress. */
+  function drain(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while ((await deliverBatch()) === BATCH_SIZE) {
+            /* keep going while batches come back full */
+          }
+        } while (again);
+      } catch (error) {
+        log.error({ err: error }, 'outbox worker error');
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void drain().finally(schedule);
+    }, config.pollIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+      void drain();
+    },
+    /** Call after committing a transaction that enqueued mail. */
+    wake() {
+      if (!stopped) void drain();
+    },
+    drain,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      transport.close();
+    },
+  };
+}
+
+export type OutboxWorker = ReturnType<typeof createOutboxWorker>;

@@ -1,0 +1,14 @@
+import type { UserPublic } from '@dataplatform/contract';
+import type { UserRow } from './users.repository.js';
+
+/** The only way a user row leaves the server: named fields, never the hash. */
+export function toUserPublic(row: UserRow): UserPublic {
+  return {
+    id: row.id,
+    email: row.email,
+    full_name: row.fullName,
+    is_active: row.isActive,
+    is_superuser: row.isSuperuser,
+    created_at: row.createdAt.toISOString(),
+  };
+}

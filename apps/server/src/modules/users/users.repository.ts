@@ -1,0 +1,47 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** `email` must already be normalised (trimmed, lower-cased) as the contract does. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row;
+}
+
+export async function insertUser(db: DbOrTx, values: NewUserRow): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function updateUser(
+  db: DbOrTx,
+  id: string,
+  values: Partial<Omit<NewUserRow, 'id' | 'createdAt'>>,
+): Promise<UserRow | undefined> {
+  const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return row;
+}
+
+export async function deleteUser(db: DbOrTx, id: string): Promise<boolean> {
+  const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  return deleted.length > 0;
+}
+
+export async function listUsers(
+  db: DbOrTx,
+  page: { skip: number; limit: number },
+): Promise<{ rows: UserRow[]; total: number }> {
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).offset(page.skip).limit(page.limit),
+    db.select({ total: count() }).from(users),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}

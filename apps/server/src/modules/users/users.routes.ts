@@ -1,0 +1,178 @@
+import {
+  HttpErrorSchema,
+  MessageSchema,
+  PaginationQuerySchema,
+  PERMISSIONS,
+  UpdatePasswordSchema,
+  UserCreateSchema,
+  UserIdParamsSchema,
+  UserPublicSchema,
+  UserRegisterSchema,
+  UsersPublicSchema,
+  UserUpdateMeSchema,
+  UserUpdateSchema,
+  userMessages,
+  authMessages,
+  ValidationErrorSchema,
+} from '@dataplatform/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { currentAuth } from '../../plugins/auth.js';
+import { byField, byIp } from '../../plugins/rate-limit.js';
+import type { UsersService } from './users.service.js';
+
+const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+const invalid = { 400: HttpErrorSchema, 409: HttpErrorSchema, 422: ValidationErrorSchema };
+
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: Config }> = async (app, options) => {
+  const { users, config } = options;
+  const tags = ['users'];
+
+  app.get(
+    '/users/',
+    {
+      config: { access: { permission: PERMISSIONS.usersRead } },
+      schema: {
+        tags,
+        summary: 'List users',
+        querystring: PaginationQuerySchema,
+        response: { 200: UsersPublicSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => users.list(request.query),
+  );
+
+  app.post(
+    '/users/',
+    {
+      config: { access: { permission: PERMISSIONS.usersWrite } },
+      schema: {
+        tags,
+        summary: 'Create a user',
+        body: UserCreateSchema,
+        response: { 201: UserPublicSchema, ...invalid, ...denied },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await users.create(currentAuth(request), request.body)),
+  );
+
+  app.post(
+    '/users/signup',
+    {
+      config: { access: 'public' },
+      preHandler: [
+        app.limit('signup-ip', config.rateLimits.signupPerIp, byIp),
+        app.limit('signup-account', config.rateLimits.signupPerAccount, byField('body', 'email')),
+      ],
+      schema: {
+        tags,
+        summary: 'Create an account (the answer never says whether the address was already registered)',
+        body: UserRegisterSchema,
+        response: { 201: MessageSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await users.signup(request.body);
+      return reply.code(201).send({ message: userMessages.signupReceived });
+    },
+  );
+
+  app.get(
+    '/users/me',
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: 'The signed-in user', response: { 200: UserPublicSchema, ...denied } },
+    },
+    async (request) => users.me(currentAuth(request)),
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Update own name and e-mail',
+        body: UserUpdateMeSchema,
+        response: { 200: UserPublicSchema, ...invalid, ...denied },
+      },
+    },
+    async (request) => users.updateMe(currentAuth(request), request.body),
+  );
+
+  app.patch(
+    '/users/me/password',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Change own password (other sessions are signed out)',
+        body: UpdatePasswordSchema,
+        response: { 200: MessageSchema, ...invalid, ...denied },
+      },
+    },
+    async (request) => {
+      await users.changePassword(currentAuth(request), request.body);
+      return { message: authMessages.passwordUpdated };
+    },
+  );
+
+  app.delete(
+    '/users/me',
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: 'Delete own account', response: { 204: z.null(), ...denied } },
+    },
+    async (request, reply) => {
+      await users.deleteMe(currentAuth(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/users/:user_id',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'A user by id (own record, or any with users:read)',
+        params: UserIdParamsSchema,
+        response: { 200: UserPublicSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => users.get(currentAuth(request), request.params.user_id),
+  );
+
+  app.patch(
+    '/users/:user_id',
+    {
+      config: { access: { permission: PERMISSIONS.usersWrite } },
+      schema: {
+        tags,
+        summary: 'Update a user',
+        params: UserIdParamsSchema,
+        body: UserUpdateSchema,
+        response: { 200: UserPublicSchema, 404: HttpErrorSchema, ...invalid, ...denied },
+      },
+    },
+    async (request) => users.update(currentAuth(request), request.params.user_id, request.body),
+  );
+
+  app.delete(
+    '/users/:user_id',
+    {
+      config: { access: { permission: PERMISSIONS.usersWrite } },
+      schema: {
+        tags,
+        summary: 'Delete a user',
+        params: UserIdParamsSchema,
+        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request, reply) => {
+      await users.remove(currentAuth(request), request.params.user_id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,200 @@
+import {
+  PERMISSIONS,
+  type PermissionName,
+  userMessages,
+  type PaginationQuery,
+  type UpdatePassword,
+  type UserCreate,
+  type UserPublic,
+  type UserRegister,
+  type UsersPublic,
+  type UserUpdate,
+  type UserUpdateMe,
+} from '@dataplatform/contract';
+import type { Config } from '../../config.js';
+import type { Database, DbOrTx } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { replacePassword } from '../auth/credentials.js';
+import type { AuthContext, SessionService } from '../auth/sessions.service.js';
+import { signupWithExistingAccountMail, welcomeMail } from '../mail/mail.templates.js';
+import { enqueueMail } from '../mail/outbox.repository.js';
+import { toUserPublic } from './users.mapper.js';
+import {
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listUsers,
+  updateUser,
+  type UserRow,
+} from './users.repository.js';
+
+export function createUsersService(deps: {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  sessions: SessionService;
+  wakeMailer: () => void;
+  hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+}) {
+  const { db, config, clock, sessions, wakeMailer, hasPermission } = deps;
+
+  /** Only a superuser makes or unmakes superusers, whatever permissions a role grants. */
+  function assertMaySetSuperuser(auth: AuthContext, isSuperuser: boolean) {
+    if (isSuperuser !== undefined && !auth.user.isSuperuser) throw forbidden(userMessages.notEnoughPrivileges);
+  }
+
+  /** Changing the address to one already taken is refused; the check and the write share a tx. */
+  async function assertEmailFree(tx: DbOrTx, email: string, exceptId?: string) {
+    const existing = await findUserByEmail(tx, email);
+    if (existing && existing.id !== exceptId) throw conflict(userMessages.emailTaken);
+  }
+
+  async function getExisting(id: string): Promise<UserRow> {
+    const user = await findUserById(db, id);
+    if (!user) throw notFound(userMessages.notFound);
+    return user;
+  }
+
+  return {
+    /**
+     * Signing up with a registered address answers exactly as for a new one (no enumeration); the
+     * owner of the address gets a mail saying so instead of a welcome.
+     */
+    async signup(body: UserRegister): Promise<void> {
+      const hashedPassword = await hashPassword(body.password);
+      const loginLink = `${config.frontendHost}/login`;
+      const existingMail = signupWithExistingAccountMail(body.email, `${config.frontendHost}/recover-password`);
+      try {
+        await db.transaction(async (tx) => {
+          if (await findUserByEmail(tx, body.email)) {
+            await enqueueMail(tx, existingMail);
+            return;
+          }
+          await insertUser(tx, { email: body.email, hashedPassword, fullName: body.full_name });
+          await enqueueMail(tx, welcomeMail(body.email, body.full_name, loginLink));
+        });
+      } catch (error) {
+        // Two sign-ups for one address raced: the loser is told the same as everyone else.
+        if (!isUniqueViolation(error)) throw error;
+        await db.transaction((tx) => enqueueMail(tx, existingMail));
+      }
+      wakeMailer();
+    },
+
+    me: (auth: AuthContext): UserPublic => toUserPublic(auth.user),
+
+    async updateMe(auth: AuthContext, body: UserUpdateMe): Promise<UserPublic> {
+      const updated = await db.transaction(async (tx) => {
+        if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
+        return updateUser(tx, auth.user.id, {
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
+          updatedAt: clock.now(),
+        });
+      });
+      if (!updated) throw notFound(userMessages.notFound);
+      return toUserPublic(updated);
+    },
+
+    /** Needs the current password; other sessions are signed out, the caller's stays. */
+    async changePassword(auth: AuthContext, body: UpdatePassword): Promise<void> {
+      if (!(await verifyPassword(auth.user.hashedPassword, body.current_password))) {
+        throw badRequest(userMessages.incorrectPassword);
+      }
+      if (body.current_password === body.new_password) throw badRequest(userMessages.samePassword);
+      const hashedPassword = await hashPassword(body.new_password);
+      await db.transaction((tx) =>
+        replacePassword(
+          tx,
+          { clock, sessions },
+          { userId: auth.user.id, hashedPassword, keepSessionId: auth.sessionId },
+        ),
+      );
+    },
+
+    async deleteMe(auth: AuthContext): Promise<void> {
+      if (auth.user.isSuperuser) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      // Sessions go with the row (ON DELETE CASCADE), so the token dies at once.
+      await deleteUser(db, auth.user.id);
+    },
+
+    async list(page: PaginationQuery): Promise<UsersPublic> {
+      const { rows, total } = await listUsers(db, page);
+      return { data: rows.map(toUserPublic), count: total };
+    },
+
+    async create(auth: AuthContext, body: UserCreate): Promise<UserPublic> {
+      if (body.is_superuser) assertMaySetSuperuser(auth, true);
+      const hashedPassword = await hashPassword(body.password);
+      try {
+        const created = await db.transaction(async (tx) => {
+          await assertEmailFree(tx, body.email);
+          return insertUser(tx, {
+            email: body.email,
+            hashedPassword,
+            fullName: body.full_name ?? null,
+            isActive: body.is_active,
+            isSuperuser: body.is_superuser,
+          });
+        });
+        return toUserPublic(created);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        throw error;
+      }
+    },
+
+    /** A user may read itself; reading anyone else needs users:read. */
+    async get(auth: AuthContext, id: string): Promise<UserPublic> {
+      if (id === auth.user.id) return toUserPublic(auth.user);
+      if (!(await hasPermission(auth, PERMISSIONS.usersRead))) throw forbidden(userMessages.notEnoughPrivileges);
+      return toUserPublic(await getExisting(id));
+    },
+
+    async update(auth: AuthContext, id: string, body: UserUpdate): Promise<UserPublic> {
+      if (id === auth.user.id) {
+        if (body.is_superuser === false && auth.user.isSuperuser)
+          throw badRequest(userMessages.cannotChangeOwnSuperuser);
+        if (body.is_active === false) throw badRequest(userMessages.cannotDeactivateSelf);
+      }
+      const hashedPassword = body.password === undefined ? undefined : await hashPassword(body.password);
+      try {
+        const updated = await db.transaction(async (tx) => {
+          const before = await findUserById(tx, id);
+          if (!before) throw notFound(userMessages.notFound);
+          if (body.is_superuser !== undefined && body.is_superuser !== before.isSuperuser) {
+            assertMaySetSuperuser(auth, body.is_superuser);
+          }
+          if (body.email !== undefined) await assertEmailFree(tx, body.email, id);
+          const after = await updateUser(tx, id, {
+            ...(body.email !== undefined ? { email: body.email } : {}),
+            ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
+            ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
+            ...(body.is_superuser !== undefined ? { isSuperuser: body.is_superuser } : {}),
+            updatedAt: clock.now(),
+          });
+          if (hashedPassword !== undefined) {
+            await replacePassword(tx, { clock, sessions }, { userId: id, hashedPassword });
+          } else if (body.is_active === false && before.isActive) {
+            await sessions.revokeAllForUser(tx, id);
+          }
+          return after!;
+        });
+        return toUserPublic(updated);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        throw error;
+      }
+    },
+
+    async remove(auth: AuthContext, id: string): Promise<void> {
+      if (id === auth.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      if (!(await deleteUser(db, id))) throw notFound(userMessages.notFound);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,73 @@
+import type { PermissionName } from '@dataplatform/contract';
+import { authMessages, userMessages } from '@dataplatform/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import type { AuthContext, SessionService } from '../modules/auth/sessions.service.js';
+
+/**
+ * Who may call a route. Every API route must declare one (the server refuses to start otherwise):
+ * - `public`: anyone; a valid bearer token is still read, so handlers may use it;
+ * - `user`: any signed-in, active user;
+ * - `{ permission }`: a signed-in user holding that permission (superusers hold them all).
+ */
+export type Access = 'public' | 'user' | { permission: PermissionName };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export interface AuthPluginOptions {
+  sessions: SessionService;
+  hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** The caller of a route whose access is not `public`: always set once the guard has run. */
+export function currentAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized(authMessages.notAuthenticated);
+  return request.auth;
+}
+
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app: FastifyInstance, options) => {
+    app.decorateRequest('auth', null);
+
+    // Deny by default: a route without a declared access level is a programming error.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.access === undefined) {
+        throw new Error(`Route ${route.method} ${route.url} declares no access level`);
+      }
+    });
+
+    app.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      const access = request.routeOptions.config.access;
+      const token = bearerToken(request);
+      if (access === 'public') {
+        if (token) request.auth = await options.sessions.authenticate(token).catch(() => null);
+        return;
+      }
+      if (!token) throw unauthorized(authMessages.notAuthenticated);
+      const auth = await options.sessions.authenticate(token);
+      request.auth = auth;
+      request.log = request.log.child({ userId: auth.user.id });
+      if (access === 'user' || access === undefined) return;
+      if (!(await options.hasPermission(auth, access.permission))) {
+        throw forbidden(userMessages.notEnoughPrivileges);
+      }
+    });
+  },
+  { name: 'auth' },
+);

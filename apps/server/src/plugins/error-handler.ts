@@ -1,0 +1,66 @@
+import type { ValidationErrorItem } from '@dataplatform/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors.js';
+
+/** Fastify's names for request parts, as FastAPI spells them in `loc`. */
+const LOCATION_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** Client errors Fastify raises itself, with wording we are happy to show. */
+const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported media type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid Content-Length header',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_TYPE: 'Content-Type header is empty',
+  FST_ERR_CTP_INVALID_TYPE: 'Content-Type header is invalid',
+};
+
+function locationOf(path: string): (string | number)[] {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}
+
+function validationDetail(error: FastifyError): ValidationErrorItem[] {
+  const part = LOCATION_NAMES[error.validationContext ?? 'body'] ?? 'body';
+  return (error.validation ?? []).map((issue) => ({
+    loc: [part, ...locationOf(issue.instancePath)],
+    msg: issue.message ?? 'Invalid value',
+    type: issue.keyword,
+  }));
+}
+
+/**
+ * Every error leaves as `{ detail }`: a string, or a FastAPI-style array for invalid input (422).
+ * Anything unexpected is logged with the request id and answered with a generic 500.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) {
+        return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+      }
+      if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(error.validation)) {
+        return reply.code(422).send({ detail: validationDetail(error) });
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const detail =
+          FRAMEWORK_CLIENT_ERRORS[error.code] ?? (error.code?.startsWith('FST_') ? error.message : 'Bad Request');
+        return reply.code(status).send({ detail });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ detail: 'Internal Server Error' });
+    });
+  },
+  { name: 'error-handler' },
+);

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+
+describe('platform', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('answers /healthz and /readyz', async () => {
+    expect((await ctx.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await ctx.app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('answers 404 with a detail for an unknown API path', async () => {
+    const response = await ctx.app.inject('/api/v1/nope');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it('serves the OpenAPI document and the docs page', async () => {
+    const doc = await ctx.app.inject('/api/v1/openapi.json');
+    expect(doc.statusCode).toBe(200);
+    const paths = Object.keys(doc.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toContain('/api/v1/login/access-token');
+    const docs = await ctx.app.inject('/api/v1/docs');
+    expect([200, 302]).toContain(docs.statusCode);
+  });
+});

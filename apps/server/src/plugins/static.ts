@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Serves the built web app (apps/web/dist) so one process serves the whole product. Unknown
+ * non-API GETs that want HTML get the app's index.html (client-side routes); unknown API paths get
+ * a JSON 404.
+ */
+export const staticPlugin = fp<{ root: string }>(
+  async (app: FastifyInstance, options) => {
+    const root = path.resolve(options.root);
+    const hasWebApp = existsSync(path.join(root, 'index.html'));
+    if (hasWebApp) {
+      await app.register(fastifyStatic, {
+        root,
+        wildcard: true,
+        index: ['index.html'],
+        // Vite fingerprints everything under assets/: cache it for good, revalidate the rest.
+        setHeaders(reply, filePath) {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      const wantsPage =
+        hasWebApp &&
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !request.url.startsWith('/api/') &&
+        (request.headers.accept ?? '').includes('text/html');
+      if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.code(404).send({ detail: 'Not Found' });
+    });
+  },
+  { name: 'static' },
+);

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { defaultRateLimits, loadConfig, type Config } from '../src/config.js';
+import { openPostgres, wrapPglite, type DatabaseHandle } from '../src/db/client.js';
+import type { Clock } from '../src/lib/clock.js';
+import { hashPassword } from '../src/lib/passwords.js';
+import { insertUser, updateUser } from '../src/modules/users/users.repository.js';
+import { startSmtpServer, type TestSmtpServer } from './smtp.js';
+
+/** A clock tests move by hand. */
+export function createTestClock(start = new Date('2026-01-15T10:00:00Z')) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms;
+    },
+  } satisfies Clock & { advance(ms: number): void };
+}
+
+/** A fresh, migrated database of its own for one test file: a PGlite copy, or a server clone. */
+export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Promise<void> }> {
+  const template = inject('templateDatabase');
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl && template) {
+    const name = `dp_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    // Cloning fails while another clone of the same template is in progress: retry briefly.
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (error) {
+        if (attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+      }
+    }
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = openPostgres(url.toString(), 5);
+    return {
+      ...database,
+      async drop() {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteDumpPath'));
+  const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const database = wrapPglite(client);
+  return { ...database, drop: () => database.close() };
+}
+
+/** Budgets big enough that only the rate-limit tests ever meet them. */
+const generousRateLimits = Object.fromEntries(
+  Object.keys(defaultRateLimits).map((key) => [key, { max: 10_000, windowMs: 60_000 }]),
+) as unknown as Config['rateLimits'];
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  smtp: TestSmtpServer;
+  clock: ReturnType<typeof createTestClock>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a real database, sending mail over SMTP to a real server on loopback. Options
+ * override config the way environment variables would.
+ */
+export async function createTestContext(
+  options: { env?: Record<string, string>; config?: Partial<Config>; clock?: ReturnType<typeof createTestClock> } = {},
+): Promise<TestContext> {
+  const smtp = await startSmtpServer();
+  const database = await openTestDatabase();
+  const clock = options.clock ?? createTestClock(new Date());
+  const base = loadConfig({
+    ENVIRONMENT: 'local',
+    SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'silent',
+    FRONTEND_HOST: 'https://app.example.test',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_TLS: 'false',
+    WEB_DIST_DIR: '/nonexistent-web-dist',
+    ...options.env,
+  });
+  const config: Config = {
+    ...base,
+    rateLimits: generousRateLimits,
+    outbox: { pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
+    ...options.config,
+  };
+  const app = await buildApp(config, { database, clock });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    smtp,
+    clock,
+    async close() {
+      await app.close();
+      await database.drop();
+      await smtp.close();
+    },
+  };
+}
+
+let userCounter = 0;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+/** Inserts a user straight into the database and logs it in over HTTP. */
+export async function createUser(
+  ctx: TestContext,
+  options: { email?: string; password?: string; isSuperuser?: boolean; isActive?: boolean; fullName?: string } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const email = options.email ?? `user${userCounter}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = options.password ?? `password-${userCounter}-ok`;
+  const row = await insertUser(ctx.database.db, {
+    email,
+    hashedPassword: await hashPassword(password),
+    fullName: options.fullName ?? `Test User ${userCounter}`,
+    isSuperuser: options.isSuperuser ?? false,
+    isActive: true,
+  });
+  const token = await login(ctx, email, password);
+  if (options.isActive === false) await updateUser(ctx.database.db, row.id, { isActive: false });
+  return { id: row.id, email, password, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+export async function login(ctx: TestContext, username: string, password: string): Promise<string> {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/login/access-token',
+    payload: new URLSearchParams({ username, password }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return response.json<{ access_token: string }>().access_token;
+}
+
+export function loginRequest(ctx: TestContext, username: string, password: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/login/access-token',
+    payload: new URLSearchParams({ username, password }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The text a client shows for a failure: first detail message of an array, else the string. */
+export function detailOf(response: LightMyRequestResponse): string {
+  const body = response.json<{ detail: unknown }>();
+  if (Array.isArray(body.detail)) return (body.detail[0] as { msg: string }).msg;
+  return String(body.detail);
+}

@@ -1,0 +1,80 @@
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * A real SMTP server on loopback. `accepting = false` makes it answer 451 to every message, the
+ * way a server that is down for maintenance does, so tests can watch the outbox retry.
+ */
+export async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  const waiters: { predicate: (mail: ReceivedMail) => boolean; resolve: (mail: ReceivedMail) => void }[] = [];
+  const state = { accepting: true, rejected: 0 };
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      if (!state.accepting) {
+        stream.resume();
+        stream.on('end', () => {
+          state.rejected += 1;
+          const error = Object.assign(new Error('Service temporarily unavailable'), { responseCode: 451 });
+          callback(error);
+        });
+        return;
+      }
+      simpleParser(stream)
+        .then((parsed) => {
+          const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
+            a.value.map((v) => v.address ?? ''),
+          );
+          const mail = { to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: parsed.html || '' };
+          received.push(mail);
+          for (const waiter of [...waiters]) {
+            if (waiter.predicate(mail)) {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(mail);
+            }
+          }
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    port,
+    received,
+    state,
+    /** Resolves with the first mail (already received or still to come) that matches. */
+    waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 10_000): Promise<ReceivedMail> {
+      const already = received.find(predicate);
+      if (already) return Promise.resolve(already);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching mail arrived')), timeoutMs);
+        waiters.push({
+          predicate,
+          resolve: (mail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        });
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type TestSmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;

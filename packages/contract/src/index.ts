@@ -1,0 +1,5 @@
+export * from './common.js';
+export * from './fields.js';
+export * from './auth.js';
+export * from './users.js';
+export * from './permissions.js';

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { pageOf } from './common.js';
+import {
+  EmailSchema,
+  FullNameSchema,
+  messages,
+  PasswordConfirmationSchema,
+  PasswordSchema,
+  ProfileFullNameSchema,
+  SignupFullNameSchema,
+} from './fields.js';
+
+/** What any client may see of a user: never the hash, never session data. */
+export const UserPublicSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+  created_at: z.iso.datetime(),
+});
+export type UserPublic = z.infer<typeof UserPublicSchema>;
+
+export const UsersPublicSchema = pageOf(UserPublicSchema);
+export type UsersPublic = z.infer<typeof UsersPublicSchema>;
+
+function passwordsMatch<T extends { confirm_password: string }>(
+  password: (value: T) => string,
+): [(value: T) => boolean, { message: string; path: string[] }] {
+  return [
+    (value: T) => password(value) === value.confirm_password,
+    { message: messages.passwordsDoNotMatch, path: ['confirm_password'] },
+  ];
+}
+
+/** `POST /users/signup` */
+export const UserRegisterSchema = z
+  .object({
+    email: EmailSchema,
+    password: PasswordSchema,
+    confirm_password: PasswordConfirmationSchema,
+    full_name: SignupFullNameSchema,
+  })
+  .refine(...passwordsMatch<{ password: string; confirm_password: string }>((v) => v.password));
+export type UserRegister = z.infer<typeof UserRegisterSchema>;
+
+/** `POST /users/` (admin) */
+export const UserCreateSchema = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  full_name: FullNameSchema.nullish(),
+  is_active: z.boolean().default(true),
+  is_superuser: z.boolean().default(false),
+});
+export type UserCreate = z.infer<typeof UserCreateSchema>;
+
+/** `PATCH /users/{user_id}` (admin): every field optional. */
+export const UserUpdateSchema = z.object({
+  email: EmailSchema.optional(),
+  password: PasswordSchema.optional(),
+  full_name: FullNameSchema.nullish(),
+  is_active: z.boolean().optional(),
+  is_superuser: z.boolean().optional(),
+});
+export type UserUpdate = z.infer<typeof UserUpdateSchema>;
+
+/** `PATCH /users/me`: a person edits only their name and e-mail (never their flags). */
+export const UserUpdateMeSchema = z.strictObject({
+  full_name: ProfileFullNameSchema.nullish(),
+  email: EmailSchema.optional(),
+});
+export type UserUpdateMe = z.infer<typeof UserUpdateMeSchema>;
+
+/** `PATCH /users/me/password` */
+export const UpdatePasswordSchema = z
+  .object({
+    current_password: z
+      .string({ error: messages.passwordRequired })
+      .min(1, messages.passwordRequired)
+      .max(1024, messages.passwordRequired),
+    new_password: PasswordSchema,
+    confirm_password: PasswordConfirmationSchema,
+  })
+  .refine(...passwordsMatch<{ new_password: string; confirm_password: string }>((v) => v.new_password));
+export type UpdatePassword = z.infer<typeof UpdatePasswordSchema>;
+
+export const UserIdParamsSchema = z.object({ user_id: z.uuid({ error: 'Invalid user id' }) });
+
+export const userMessages = {
+  emailTaken: 'The user with this email already exists in the system',
+  notFound: 'User not found',
+  superuserCannotDeleteSelf: 'Super users are not allowed to delete themselves',
+  samePassword: 'New password cannot be the same as the current one',
+  incorrectPassword: 'Incorrect password',
+  notEnoughPrivileges: "The user doesn't have enough privileges",
+  cannotChangeOwnSuperuser: 'You cannot change your own superuser status',
+  cannotDeactivateSelf: 'You cannot deactivate your own account',
+  signupReceived: 'Your account is ready. You can log in now.',
+  deleted: 'User deleted successfully',
+} as const;
