@@ -3,3 +3,4 @@ export * from './fields.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './permissions.js';
+export * from './contact.js';
