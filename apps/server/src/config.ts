@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().default('./data'),
+  FILES_DIR: optionalString,
   SECRET_KEY: optionalString,
   FRONTEND_HOST: z.url().default('http://localhost:8000'),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
@@ -60,6 +61,8 @@ export interface Config {
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Downloadable files (`GET /files/download/{filename}`); defaults to `dataDir/files`. */
+  filesDir: string;
   secretKey: string;
   frontendHost: string;
   accessTokenExpireMinutes: number;
@@ -161,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     dataDir: path.resolve(env.DATA_DIR),
+    filesDir: path.resolve(env.FILES_DIR ?? path.join(env.DATA_DIR, 'files')),
     secretKey: resolveSecretKey(env),
     frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
