@@ -21,6 +21,14 @@ describe('loadConfig', () => {
     expect(config.firstSuperuser).toBe('admin@example.com');
   });
 
+  it('keeps data at the repository root unless DATA_DIR says otherwise, relative to where npm was run', () => {
+    const repoRoot = path.resolve(import.meta.dirname, '../../..');
+    expect(loadConfig({ SECRET_KEY: strongSecret }).dataDir).toBe(path.join(repoRoot, 'data'));
+    expect(loadConfig({ SECRET_KEY: strongSecret, DATA_DIR: 'store', INIT_CWD: '/srv/app' }).dataDir).toBe(
+      '/srv/app/store',
+    );
+  });
+
   it('generates a local secret once and keeps it under DATA_DIR', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });
