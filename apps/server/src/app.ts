@@ -9,6 +9,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
 import { createSessionService } from './modules/auth/sessions.service.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
 import { createAuthzService } from './modules/authz/authz.service.js';
@@ -73,9 +74,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission, audit });
   const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
 
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
+
   app.decorate('outbox', outbox);
-  app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+  app.addHook('onReady', async () => {
+    outbox.start();
+    housekeeping.start();
+  });
+  app.addHook('onClose', async () => {
+    housekeeping.stop();
+    await outbox.stop();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
