@@ -271,6 +271,24 @@ describe('authorization', () => {
       expect(sets.map((set) => [...set].sort())).toContainEqual(final);
     });
 
+    it('race with the deletion of a role they name without a server error or a dangling id', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const member = await createUser(ctx);
+        const [doomed, kept] = [await newRole(), await newRole()];
+        await request('PUT', `/user/${member.id}/roles`, [doomed.id]);
+        const [put, removed, other] = await Promise.all([
+          request('PUT', `/user/${member.id}/roles`, [doomed.id, kept.id]),
+          request('DELETE', `/roles/${doomed.id}`),
+          request('POST', '/user-role', { user_id: member.id, role_id: doomed.id }),
+        ]);
+        expect(removed.statusCode).toBe(204);
+        expect([200, 422], put.body).toContain(put.statusCode);
+        expect([409, 422], other.body).toContain(other.statusCode);
+        const final = idsOf(await request('GET', `/user/${member.id}/roles`));
+        expect(final).toEqual(put.statusCode === 200 ? [kept.id] : []);
+      }
+    });
+
     it('take one winner when the same pair is POSTed at once', async () => {
       const member = await createUser(ctx);
       const role = await newRole();
