@@ -26,6 +26,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Defaults to SMTP when configured, else the log. */
   mailTransport?: MailTransport;
+  /** Where log lines go (JSON, one per line); defaults to stdout. */
+  logStream?: { write(line: string): void };
 }
 
 /** Largest JSON or form body the API accepts; bigger ones get a 413. */
@@ -42,6 +44,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
         censor: '[redacted]',
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
