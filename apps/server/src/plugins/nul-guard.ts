@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { fieldError } from '../lib/errors.js';
+import { badRequest, fieldError } from '../lib/errors.js';
 
 const NUL = '\u0000';
 
@@ -28,7 +28,8 @@ function findNul(value: unknown): (string | number)[] | undefined {
 
 /**
  * PostgreSQL text cannot hold U+0000: a string carrying one would fail deep in a query. Refuse it
- * up front, in any part of any request, with a 422 naming the field.
+ * up front: in the body or query, a 422 naming the field; in the path, a 400 like any other malformed
+ * URL (so a path such as `/files/download/report%00.csv` is refused as the traversal attempt it is).
  */
 export const nulGuardPlugin = fp(
   async (app: FastifyInstance) => {
@@ -40,7 +41,9 @@ export const nulGuardPlugin = fp(
       ] as const;
       for (const [part, value] of parts) {
         const at = findNul(value);
-        if (at) throw fieldError([part, ...at], 'Text must not contain NUL characters', 'string_nul');
+        if (!at) continue;
+        if (part === 'path') throw badRequest('Invalid path: it must not contain NUL characters');
+        throw fieldError([part, ...at], 'Text must not contain NUL characters', 'string_nul');
       }
     });
   },
