@@ -1,5 +1,10 @@
 /** What a run measures and for how long; every knob is an environment variable. */
+export const SCENARIOS = ['floor', 'users-me', 'login', 'argon2id'] as const;
+export type ScenarioId = (typeof SCENARIOS)[number];
+
 export interface BenchSettings {
+  /** All by default; BENCH_SCENARIOS=users-me,floor narrows a run while investigating. */
+  scenarios: ScenarioId[];
   /** A role that may create databases; the run makes its own database there and drops it after. */
   databaseUrl: string;
   durationSeconds: number;
@@ -26,8 +31,20 @@ function positiveNumber(name: string, fallback: number, integer: boolean): numbe
   return value;
 }
 
+function scenariosFromEnv(): ScenarioId[] {
+  const raw = process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return [...SCENARIOS];
+  const wanted = raw.split(',').map((name) => name.trim());
+  const unknown = wanted.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
+  }
+  return SCENARIOS.filter((id) => wanted.includes(id));
+}
+
 export function loadSettings(): BenchSettings {
   return {
+    scenarios: scenariosFromEnv(),
     databaseUrl: process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL,
     durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', 10, false),
     warmupSeconds: positiveNumber('BENCH_WARMUP_SECONDS', 3, false),
