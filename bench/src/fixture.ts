@@ -31,23 +31,29 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
     await admin.end();
     throw error;
   }
+  let dropping: Promise<void> | undefined;
+  // Idempotent: both the run's own cleanup and a Ctrl-C handler may call it.
+  const drop = () =>
+    (dropping ??= admin
+      .query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      .then(() => undefined)
+      .finally(() => admin.end()));
+
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 2);
   try {
-    await database.migrate();
-  } finally {
-    await database.close();
+    const database = openPostgres(url.toString(), 2);
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    const { rows } = await admin.query<{ server_version: string }>('SHOW server_version');
+    return { url: url.toString(), serverVersion: rows[0]?.server_version ?? 'unknown', drop };
+  } catch (error) {
+    await drop();
+    throw error;
   }
-  const { rows } = await admin.query<{ server_version: string }>('SHOW server_version');
-  return {
-    url: url.toString(),
-    serverVersion: rows[0]?.server_version ?? 'unknown',
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }
 
 /** Inserts one active user and logs it in through the real app, as a browser would. */

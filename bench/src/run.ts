@@ -166,14 +166,19 @@ async function main(): Promise<void> {
   );
 
   const database = await createBenchDatabase(settings.databaseUrl);
+  let interrupted = false;
   const stopOnSignal = () => {
+    // Ctrl-C reaches us twice (from the terminal and relayed by tsx): a second default SIGINT would
+    // kill the process before the database is dropped.
+    if (interrupted) return;
+    interrupted = true;
     out('\ninterrupted: stopping targets and dropping the bench database');
     void stopAllTargets()
       .then(() => database.drop())
       .finally(() => process.exit(130));
   };
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
+  process.on('SIGINT', stopOnSignal);
+  process.on('SIGTERM', stopOnSignal);
 
   let runs: Runs;
   try {
