@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
 import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
@@ -65,9 +66,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
   const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
 
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
+
   app.decorate('outbox', outbox);
-  app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+  app.addHook('onReady', async () => {
+    outbox.start();
+    housekeeping.start();
+  });
+  app.addHook('onClose', async () => {
+    housekeeping.stop();
+    await outbox.stop();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
