@@ -42,7 +42,7 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   try {
-    const database = openPostgres(url.toString(), 2);
+    const database = openPostgres(url.toString(), { poolSize: 2 });
     try {
       await database.migrate();
     } finally {
@@ -60,7 +60,7 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
 export async function createBenchUser(databaseUrl: string): Promise<BenchUser> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench-password-long-enough';
-  const database = openPostgres(databaseUrl, 2);
+  const database = openPostgres(databaseUrl, { poolSize: 2 });
   const app = await buildApp(benchAppConfig(databaseUrl), { database });
   try {
     const row = await insertUser(database.db, {
