@@ -33,6 +33,9 @@ const MIGRATION_LOCK_ID = 727_274_001;
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server drops (restart, admin kill) is re-emitted here; unheard, it would
+  // crash the process. The pool discards that client and the next query opens a new one.
+  pool.on('error', () => undefined);
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Database;
   return {
     db,
