@@ -6,11 +6,18 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { deriveKey } from './lib/keys.js';
+import { createSecretBox } from './lib/secret-box.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
+import { contactRoutes } from './modules/contact/contact.routes.js';
+import { createContactService } from './modules/contact/contact.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
+import { createTenantPools } from './modules/tenants/tenant-pools.js';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
+import { createTenantsService } from './modules/tenants/tenants.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
@@ -19,6 +26,7 @@ import { healthPlugin } from './plugins/health.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { staticPlugin } from './plugins/static.js';
+import { tenantContextPlugin } from './plugins/tenant-context.js';
 import { API_PREFIX, swaggerPlugin } from './plugins/swagger.js';
 
 export interface AppDeps {
@@ -64,10 +72,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
   const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
+  const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
+  const tenantPools = createTenantPools({
+    config: config.tenantDatabases,
+    openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
+    log: app.log,
+  });
+  const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, log: app.log });
+  const contact = createContactService({ db, config, clock, wakeMailer });
 
   app.decorate('outbox', outbox);
+  app.decorate('tenantPools', tenantPools);
   app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+  app.addHook('onClose', async () => {
+    await outbox.stop();
+    await tenantPools.closeAll();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
@@ -79,8 +99,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(
     async (api) => {
       await api.register(authPlugin, { sessions, hasPermission });
+      await api.register(tenantContextPlugin, { resolveTenant: tenants.resolveContext });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
+      await api.register(tenantsRoutes, { tenants });
+      await api.register(contactRoutes, { contact, config });
     },
     { prefix: API_PREFIX },
   );
@@ -92,5 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 declare module 'fastify' {
   interface FastifyInstance {
     outbox: ReturnType<typeof createOutboxWorker>;
+    /** Open tenant database pools (tests and health checks look at them). */
+    tenantPools: ReturnType<typeof createTenantPools>;
   }
 }

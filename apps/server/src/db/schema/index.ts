@@ -1,2 +1,4 @@
 export * from './users.js';
 export * from './outbox.js';
+export * from './tenants.js';
+export * from './contact.js';
