@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { PermissionName } from '@dataplatform/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -8,11 +7,18 @@ import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { deriveKey } from './lib/keys.js';
 import { createSecretBox } from './lib/secret-box.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
-import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
+import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
+import { createSessionService } from './modules/auth/sessions.service.js';
+import { authzRoutes } from './modules/authz/authz.routes.js';
+import { createAuthzService } from './modules/authz/authz.service.js';
 import { contactRoutes } from './modules/contact/contact.routes.js';
 import { createContactService } from './modules/contact/contact.service.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
 import { createTenantPools } from './modules/tenants/tenant-pools.js';
@@ -66,12 +72,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outbox = createOutboxWorker({ db, transport, clock, config: config.outbox, log: app.log });
   const wakeMailer = () => outbox.wake();
 
-  // Until roles exist, superusers hold every permission and nobody else holds any.
-  const hasPermission = async (auth: AuthContext, _permission: PermissionName) => auth.user.isSuperuser;
+  const audit = createAuditService({ db, clock });
+  const authz = createAuthzService({ db, clock, audit });
+  // Superusers hold every permission; others those of their roles, looked up per request.
+  const { hasPermission } = authz;
 
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
-  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
+  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission, audit });
+  const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
   const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
   const tenantPools = createTenantPools({
     config: config.tenantDatabases,
@@ -81,10 +90,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, log: app.log });
   const contact = createContactService({ db, config, clock, wakeMailer });
 
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
+
   app.decorate('outbox', outbox);
   app.decorate('tenantPools', tenantPools);
-  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onReady', async () => {
+    outbox.start();
+    housekeeping.start();
+  });
   app.addHook('onClose', async () => {
+    housekeeping.stop();
     await outbox.stop();
     await tenantPools.closeAll();
   });
@@ -102,6 +117,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(tenantContextPlugin, { resolveTenant: tenants.resolveContext });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
+      await api.register(authzRoutes, { authz });
+      await api.register(auditRoutes, { audit });
+      await api.register(filesRoutes, { files });
       await api.register(tenantsRoutes, { tenants });
       await api.register(contactRoutes, { contact, config });
     },
