@@ -87,8 +87,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
     log: app.log,
   });
-  const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, log: app.log });
-  const contact = createContactService({ db, config, clock, wakeMailer });
+  const tenants = createTenantsService({
+    db,
+    clock,
+    config,
+    secrets: tenantSecrets,
+    pools: tenantPools,
+    audit,
+    log: app.log,
+  });
+  const contact = createContactService({ db, config, clock, wakeMailer, audit });
 
   const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
 

@@ -11,6 +11,11 @@ export async function insertSubmission(db: DbOrTx, values: NewContactSubmissionR
   return row!;
 }
 
+export async function findSubmissionById(db: DbOrTx, id: string): Promise<ContactSubmissionRow | undefined> {
+  const [row] = await db.select().from(contactSubmissions).where(eq(contactSubmissions.id, id)).limit(1);
+  return row;
+}
+
 /** Newest first. */
 export async function listSubmissions(
   db: DbOrTx,

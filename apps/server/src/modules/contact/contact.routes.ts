@@ -13,6 +13,7 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
+import { currentActor } from '../../plugins/auth.js';
 import { byIp } from '../../plugins/rate-limit.js';
 import type { ContactService } from './contact.service.js';
 
@@ -69,6 +70,6 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; con
         response: { 200: ContactSubmissionSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
-    async (request) => contact.setStatus(request.params.contact_id, request.query.status),
+    async (request) => contact.setStatus(currentActor(request), request.params.contact_id, request.query.status),
   );
 };

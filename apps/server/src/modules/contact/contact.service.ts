@@ -1,4 +1,6 @@
 import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
   contactSubmissionMessages,
   type ContactCreateSchema,
   type ContactListQuery,
@@ -10,15 +12,23 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Actor } from '../auth/sessions.service.js';
 import { contactNotificationMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { toContactSubmission } from './contact.mapper.js';
-import { insertSubmission, listSubmissions, updateSubmissionStatus } from './contact.repository.js';
+import { findSubmissionById, insertSubmission, listSubmissions, updateSubmissionStatus } from './contact.repository.js';
 
 type ContactForm = z.output<typeof ContactCreateSchema>;
 
-export function createContactService(deps: { db: Database; config: Config; clock: Clock; wakeMailer: () => void }) {
-  const { db, config, clock, wakeMailer } = deps;
+export function createContactService(deps: {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  wakeMailer: () => void;
+  audit: AuditService;
+}) {
+  const { db, config, clock, wakeMailer, audit } = deps;
 
   return {
     /**
@@ -54,9 +64,20 @@ export function createContactService(deps: { db: Database; config: Config; clock
       return { data: rows.map(toContactSubmission), count: total };
     },
 
-    async setStatus(id: string, status: ContactStatus): Promise<ContactSubmission> {
-      const row = await updateSubmissionStatus(db, id, status, clock.now());
-      if (!row) throw notFound(contactSubmissionMessages.notFound);
+    async setStatus(actor: Actor, id: string, status: ContactStatus): Promise<ContactSubmission> {
+      const row = await db.transaction(async (tx) => {
+        const before = await findSubmissionById(tx, id);
+        if (!before) throw notFound(contactSubmissionMessages.notFound);
+        const after = (await updateSubmissionStatus(tx, id, status, clock.now()))!;
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.contactStatusUpdate,
+          targetType: AUDIT_TARGET_TYPES.contactSubmission,
+          targetId: id,
+          before: { status: before.status },
+          after: { status: after.status },
+        });
+        return after;
+      });
       return toContactSubmission(row);
     },
   };

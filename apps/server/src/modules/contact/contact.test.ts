@@ -225,6 +225,20 @@ describe('contact', () => {
         expect(response.statusCode, query).toBe(422);
       }
       expect((await rowsByEmail('older@example.com'))[0]?.status).toBe('new');
+
+      const audit = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/audit/?target_type=contact_submission&target_id=${newer.id}`,
+        headers: admin.headers,
+      });
+      expect(audit.json<{ data: unknown[] }>().data).toEqual([
+        expect.objectContaining({
+          action: 'contact.status.update',
+          actor_id: admin.id,
+          before: { status: 'new' },
+          after: { status: 'read' },
+        }),
+      ]);
     });
 
     it('answers 404 for an unknown message and 422 for a malformed id', async () => {

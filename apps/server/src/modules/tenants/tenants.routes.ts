@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors.js';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { TenantsService } from './tenants.service.js';
 
@@ -62,7 +62,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         response: { 201: TenantPublicSchema, 409: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
-    async (request, reply) => reply.code(201).send(await tenants.create(request.body)),
+    async (request, reply) => reply.code(201).send(await tenants.create(currentActor(request), request.body)),
   );
 
   app.get(
@@ -119,7 +119,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         },
       },
     },
-    async (request) => tenants.update(request.params.tenant_id, request.body),
+    async (request) => tenants.update(currentActor(request), request.params.tenant_id, request.body),
   );
 
   app.delete(
@@ -134,7 +134,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
       },
     },
     async (request, reply) => {
-      await tenants.remove(request.params.tenant_id);
+      await tenants.remove(currentActor(request), request.params.tenant_id);
       return reply.code(204).send(null);
     },
   );
@@ -179,7 +179,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         response: { 200: TenantMembersSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
-    async (request) => tenants.setMembers(request.params.tenant_id, request.body),
+    async (request) => tenants.setMembers(currentActor(request), request.params.tenant_id, request.body),
   );
 
   app.get(

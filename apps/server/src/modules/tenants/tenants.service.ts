@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
   tenantMessages,
   type PaginationQuery,
   type TenantConnectionCheck,
@@ -20,7 +22,8 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, conflict, fieldError, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
-import type { AuthContext } from '../auth/sessions.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Actor, AuthContext } from '../auth/sessions.service.js';
 import {
   containsMask,
   isParsableUrl,
@@ -30,7 +33,7 @@ import {
   unmaskDatabaseUrl,
 } from './database-url.js';
 import type { TenantPools } from './tenant-pools.js';
-import { toTenantPublic, toTenantSummary } from './tenants.mapper.js';
+import { toTenantAuditSnapshot, toTenantPublic, toTenantSummary } from './tenants.mapper.js';
 import {
   deleteTenant,
   findMissingUserIds,
@@ -109,9 +112,11 @@ export function createTenantsService(deps: {
   config: Config;
   secrets: SecretBox;
   pools: TenantPools;
+  audit: AuditService;
   log: FastifyBaseLogger;
 }) {
-  const { db, clock, config, secrets, pools, log } = deps;
+  const { db, clock, config, secrets, pools, audit, log } = deps;
+  const target = (id: string) => ({ targetType: AUDIT_TARGET_TYPES.tenant, targetId: id });
 
   async function getExisting(id: string): Promise<TenantRow> {
     const tenant = await findTenantById(db, id);
@@ -171,25 +176,32 @@ export function createTenantsService(deps: {
       return toTenantPublic(await getExisting(id));
     },
 
-    async create(body: TenantCreate): Promise<TenantPublic> {
+    async create(actor: Actor, body: TenantCreate): Promise<TenantPublic> {
       // The id is made here so the URL can be sealed to it in the same insert.
       const id = randomUUID();
       const created = await db
         .transaction(async (tx) => {
           if (await findTenantByName(tx, body.name)) throw conflict(tenantMessages.nameTaken);
-          return insertTenant(tx, {
+          const row = await insertTenant(tx, {
             id,
             name: body.name,
             description: body.description ?? null,
             status: body.status,
             ...(body.dburl ? sealDburl(id, body.dburl) : {}),
           });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.tenantCreate,
+            ...target(id),
+            before: null,
+            after: toTenantAuditSnapshot(row),
+          });
+          return row;
         })
         .catch(nameTaken);
       return toTenantPublic(created);
     },
 
-    async update(id: string, body: TenantUpdate): Promise<TenantPublic> {
+    async update(actor: Actor, id: string, body: TenantUpdate): Promise<TenantPublic> {
       const { before, after } = await db
         .transaction(async (tx) => {
           const row = await lockTenant(tx, id);
@@ -206,6 +218,12 @@ export function createTenantsService(deps: {
             ...(dburl ?? {}),
             updatedAt: clock.now(),
           });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.tenantUpdate,
+            ...target(id),
+            before: toTenantAuditSnapshot(row),
+            after: toTenantAuditSnapshot(updated!),
+          });
           return { before: row, after: updated! };
         })
         .catch(nameTaken);
@@ -215,9 +233,17 @@ export function createTenantsService(deps: {
     },
 
     /** Removes the tenant and its memberships and closes its pool; its database is left as it is. */
-    async remove(id: string): Promise<void> {
-      const deleted = await deleteTenant(db, id);
-      if (!deleted) throw notFound(tenantMessages.notFound);
+    async remove(actor: Actor, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const deleted = await deleteTenant(tx, id);
+        if (!deleted) throw notFound(tenantMessages.notFound);
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.tenantDelete,
+          ...target(id),
+          before: toTenantAuditSnapshot(deleted),
+          after: null,
+        });
+      });
       pools.close(id);
     },
 
@@ -234,14 +260,22 @@ export function createTenantsService(deps: {
       return listMemberIds(db, id);
     },
 
-    async setMembers(id: string, userIds: TenantMembers): Promise<TenantMembers> {
+    async setMembers(actor: Actor, id: string, userIds: TenantMembers): Promise<TenantMembers> {
       const unique = [...new Set(userIds)];
       return db.transaction(async (tx) => {
         if (!(await lockTenant(tx, id))) throw notFound(tenantMessages.notFound);
         const [missing] = await findMissingUserIds(tx, unique);
         if (missing !== undefined) throw fieldError(['body', userIds.indexOf(missing)], tenantMessages.unknownMember);
+        const before = await listMemberIds(tx, id);
         await replaceMembers(tx, id, unique);
-        return listMemberIds(tx, id);
+        const after = await listMemberIds(tx, id);
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.tenantMembersReplace,
+          ...target(id),
+          before: { user_ids: before },
+          after: { user_ids: after },
+        });
+        return after;
       });
     },
 

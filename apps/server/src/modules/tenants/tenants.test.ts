@@ -293,6 +293,50 @@ describe('tenants', () => {
     });
   });
 
+  describe('audit', () => {
+    it('records each change with the URL masked and the password nowhere', async () => {
+      const password = 'audit-secret-pw';
+      const created = await createTenant({ dburl: `postgresql://app:${password}@db.example/acme` });
+      const url = `/tenants/${created.id}`;
+      await api({ method: 'PUT', url, user: admin, payload: { description: 'edited', dburl: created.dburl } });
+      await api({ method: 'PUT', url, user: admin, payload: { dburl: 'postgresql://app:new-secret@db.example/acme' } });
+      await api({ method: 'PUT', url: `${url}/members`, user: admin, payload: [plain.id] });
+      await api({ method: 'DELETE', url, user: admin });
+
+      const response = await api({
+        method: 'GET',
+        url: `/audit/?target_type=tenant&target_id=${created.id}`,
+        user: admin,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).not.toContain(password);
+      expect(response.body).not.toContain('new-secret');
+      type Entry = {
+        action: string;
+        actor_id: string;
+        before: Record<string, unknown> | null;
+        after: Record<string, unknown> | null;
+      };
+      const entries = response.json<{ data: Entry[] }>().data.reverse();
+      expect(entries.map((e) => e.action)).toEqual([
+        'tenant.create',
+        'tenant.update',
+        'tenant.update',
+        'tenant.members.replace',
+        'tenant.delete',
+      ]);
+      expect(entries.every((e) => e.actor_id === admin.id)).toBe(true);
+      const [create, keep, replace, members, remove] = entries as [Entry, Entry, Entry, Entry, Entry];
+      expect(create.after).toMatchObject({ name: created.name, dburl: 'postgresql://app:****@db.example/acme' });
+      // Sending the masked URL back keeps the secret: same fingerprint. A new password changes it.
+      expect(keep.after?.dburl_secret_fingerprint).toBe(keep.before?.dburl_secret_fingerprint);
+      expect(keep.after?.description).toBe('edited');
+      expect(replace.after?.dburl_secret_fingerprint).not.toBe(replace.before?.dburl_secret_fingerprint);
+      expect(members).toMatchObject({ before: { user_ids: [] }, after: { user_ids: [plain.id] } });
+      expect(remove).toMatchObject({ before: { id: created.id }, after: null });
+    });
+  });
+
   describe('check-connection', () => {
     it('reports the server version and latency of a reachable database', async () => {
       const tenant = await createTenant({ dburl: dbB.url });
