@@ -364,6 +364,36 @@ describe('tenants', () => {
       expect(response.body).not.toContain('unreachable-secret');
     });
 
+    it('says so when the stored URL no longer decrypts (SECRET_KEY changed), and asks for it again', async () => {
+      const donor = await createTenant({ dburl: dbA.url });
+      const tenant = await createTenant({ dburl: dbB.url });
+      // A value sealed for another tenant fails to open, exactly as one sealed under an old key.
+      await ctx.database.db
+        .update(tenants)
+        .set({ dburlSealed: (await storedRow(donor.id)).dburlSealed })
+        .where(eq(tenants.id, tenant.id));
+      expect(await checkConnection(tenant.id)).toEqual({ ok: false, detail: tenantMessages.dburlUnreadable });
+      const read = await api({ method: 'GET', url: '/tenants/current/tables', user: admin, tenant: tenant.id });
+      expect(read.statusCode).toBe(503);
+      expect(detailOf(read)).toBe(tenantMessages.databaseUnavailable);
+      const keep = await api({
+        method: 'PUT',
+        url: `/tenants/${tenant.id}`,
+        user: admin,
+        payload: { dburl: `${tenant.dburl}?x=1` },
+      });
+      expect(keep.statusCode).toBe(422);
+      expect(detailOf(keep)).toBe(tenantMessages.dburlMaskedWithoutSecret);
+      const again = await api({
+        method: 'PUT',
+        url: `/tenants/${tenant.id}`,
+        user: admin,
+        payload: { dburl: dbB.url },
+      });
+      expect(again.statusCode).toBe(200);
+      expect((await checkConnection(tenant.id)).ok).toBe(true);
+    });
+
     it('answers ok:false for a tenant without a URL and 404 for an unknown tenant', async () => {
       const tenant = await createTenant();
       expect(await checkConnection(tenant.id)).toEqual({ ok: false, detail: tenantMessages.noDatabase });
