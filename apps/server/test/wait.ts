@@ -1,8 +1,16 @@
-/** Resolves once `check` holds, polling; fails after `timeoutMs`. For state with no event to await. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`.
+ * For conditions with no event to wait on (a row changing state in the database).
+ */
+export async function waitUntil<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 10_000, intervalMs = 20, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
