@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createBilling } from './modules/billing/billing.module.js';
 import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
@@ -39,7 +40,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.new_password',
+          '*.token',
+          '*.number',
+          '*.cvc',
+        ],
         censor: '[redacted]',
       },
     },
@@ -63,11 +72,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
-  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
+  const billing = createBilling({ db, clock, config, log: app.log, hasPermission });
+  const users = createUsersService({
+    db,
+    config,
+    clock,
+    sessions,
+    wakeMailer,
+    hasPermission,
+    beforeDelete: billing.subscriptions.closeAccount,
+  });
 
   app.decorate('outbox', outbox);
-  app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+  app.decorate('renewals', billing.renewals);
+  app.addHook('onReady', async () => {
+    outbox.start();
+    billing.renewals.start();
+  });
+  app.addHook('onClose', async () => {
+    await billing.renewals.stop();
+    await outbox.stop();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
@@ -81,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(authPlugin, { sessions, hasPermission });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
+      await api.register(billing.routes);
     },
     { prefix: API_PREFIX },
   );
@@ -92,5 +118,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 declare module 'fastify' {
   interface FastifyInstance {
     outbox: ReturnType<typeof createOutboxWorker>;
+    renewals: ReturnType<typeof createBilling>['renewals'];
   }
 }

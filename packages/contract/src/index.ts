@@ -4,3 +4,4 @@ export * from './auth.js';
 export * from './users.js';
 export * from './permissions.js';
 export * from './contact.js';
+export * from './billing.js';

@@ -1,2 +1,3 @@
 export * from './users.js';
 export * from './outbox.js';
+export * from './billing.js';

@@ -38,8 +38,10 @@ export function createUsersService(deps: {
   sessions: SessionService;
   wakeMailer: () => void;
   hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+  /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
+  beforeDelete?: (userId: string) => Promise<void>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, hasPermission } = deps;
+  const { db, config, clock, sessions, wakeMailer, hasPermission, beforeDelete } = deps;
 
   /** Only a superuser makes or unmakes superusers, whatever permissions a role grants. */
   function assertMaySetSuperuser(auth: AuthContext, isSuperuser: boolean) {
@@ -117,6 +119,7 @@ export function createUsersService(deps: {
 
     async deleteMe(auth: AuthContext): Promise<void> {
       if (auth.user.isSuperuser) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      await beforeDelete?.(auth.user.id);
       // Sessions go with the row (ON DELETE CASCADE), so the token dies at once.
       await deleteUser(db, auth.user.id);
     },
@@ -192,6 +195,10 @@ export function createUsersService(deps: {
 
     async remove(auth: AuthContext, id: string): Promise<void> {
       if (id === auth.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      if (beforeDelete) {
+        if (!(await findUserById(db, id))) throw notFound(userMessages.notFound);
+        await beforeDelete(id);
+      }
       if (!(await deleteUser(db, id))) throw notFound(userMessages.notFound);
     },
   };
