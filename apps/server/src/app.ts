@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
 import { createBilling } from './modules/billing/billing.module.js';
 import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
@@ -83,13 +84,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     beforeDelete: billing.subscriptions.closeAccount,
   });
 
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
+
   app.decorate('outbox', outbox);
   app.decorate('renewals', billing.renewals);
   app.addHook('onReady', async () => {
     outbox.start();
+    housekeeping.start();
     billing.renewals.start();
   });
   app.addHook('onClose', async () => {
+    housekeeping.stop();
     await billing.renewals.stop();
     await outbox.stop();
   });

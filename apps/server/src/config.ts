@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { deriveKey } from './lib/keys.js';
 
@@ -22,7 +23,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  DATA_DIR: z.string().default('./data'),
+  DATA_DIR: optionalString,
   SECRET_KEY: optionalString,
   FRONTEND_HOST: z.url().default('http://localhost:8000'),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
@@ -154,7 +155,16 @@ export const defaultRateLimits: Config['rateLimits'] = {
  * In `local`, a missing SECRET_KEY is generated once and kept under DATA_DIR so sessions survive a
  * restart. Anywhere else it must be set, long and not a known default.
  */
-function resolveSecretKey(env: z.infer<typeof EnvSchema>): string {
+/**
+ * Unset: `data/` at the repository root. A relative path is taken from where the person ran the
+ * command (npm runs workspace scripts inside the workspace, and tells the original folder in INIT_CWD).
+ */
+function resolveDataDir(given: string | undefined, source: NodeJS.ProcessEnv): string {
+  if (given === undefined) return fileURLToPath(new URL('../../../data', import.meta.url));
+  return path.resolve(source.INIT_CWD ?? process.cwd(), given);
+}
+
+function resolveSecretKey(env: z.infer<typeof EnvSchema>, dataDir: string): string {
   const given = env.SECRET_KEY;
   if (env.ENVIRONMENT !== 'local') {
     if (given === undefined || DEFAULT_SECRETS.has(given)) {
@@ -166,10 +176,10 @@ function resolveSecretKey(env: z.infer<typeof EnvSchema>): string {
     return given;
   }
   if (given !== undefined) return given;
-  const keyFile = path.join(env.DATA_DIR, '.secret_key');
+  const keyFile = path.join(dataDir, '.secret_key');
   if (existsSync(keyFile)) return readFileSync(keyFile, 'utf8').trim();
   const generated = randomBytes(32).toString('base64url');
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(keyFile, generated, { mode: 0o600 });
   return generated;
 }
@@ -185,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${formatIssues(parsed.error)}`);
   }
   const env = parsed.data;
+  const dataDir = resolveDataDir(env.DATA_DIR, source);
   if (env.ENVIRONMENT !== 'local') {
     if (env.FIRST_SUPERUSER_PASSWORD === undefined || DEFAULT_SECRETS.has(env.FIRST_SUPERUSER_PASSWORD)) {
       throw new ConfigError(
@@ -203,14 +214,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY outside local development');
     }
   }
-  const secretKey = resolveSecretKey(env);
+  const secretKey = resolveSecretKey(env, dataDir);
   return {
     environment: env.ENVIRONMENT,
     host: env.HOST,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
-    dataDir: path.resolve(env.DATA_DIR),
+    dataDir,
     secretKey,
     frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
@@ -229,7 +240,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           },
     emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
     trustProxy: env.TRUST_PROXY,
-    webDistDir: path.resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
     rateLimits: defaultRateLimits,
     billing: {

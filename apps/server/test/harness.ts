@@ -43,7 +43,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Pro
     }
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const database = openPostgres(url.toString(), 5);
+    const database = openPostgres(url.toString(), { poolSize: 5 });
     return {
       ...database,
       async drop() {

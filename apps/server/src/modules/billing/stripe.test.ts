@@ -397,7 +397,7 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
         for (const event of shuffled(events, seed + 1)) await deliver(event);
         expect(await snapshot(run.user, run.base), `seed ${seed}`).toEqual(expected);
       }
-    });
+    }, 120_000);
   });
 
   describe('account deletion', () => {
