@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { PermissionName } from '@dataplatform/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
 import { createBilling } from './modules/billing/billing.module.js';
-import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
+import { createSessionService } from './modules/auth/sessions.service.js';
+import { authzRoutes } from './modules/authz/authz.routes.js';
+import { createAuthzService } from './modules/authz/authz.service.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -68,8 +73,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outbox = createOutboxWorker({ db, transport, clock, config: config.outbox, log: app.log });
   const wakeMailer = () => outbox.wake();
 
-  // Until roles exist, superusers hold every permission and nobody else holds any.
-  const hasPermission = async (auth: AuthContext, _permission: PermissionName) => auth.user.isSuperuser;
+  const audit = createAuditService({ db, clock });
+  const authz = createAuthzService({ db, clock, audit });
+  // Superusers hold every permission; others those of their roles, looked up per request.
+  const { hasPermission } = authz;
 
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
@@ -81,8 +88,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     sessions,
     wakeMailer,
     hasPermission,
+    audit,
     beforeDelete: billing.subscriptions.closeAccount,
   });
+  const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
 
   const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
 
@@ -111,6 +120,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(authPlugin, { sessions, hasPermission });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
+      await api.register(authzRoutes, { authz });
+      await api.register(auditRoutes, { audit });
+      await api.register(filesRoutes, { files });
       await api.register(billing.routes);
     },
     { prefix: API_PREFIX },

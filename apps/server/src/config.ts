@@ -24,6 +24,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: optionalString,
+  FILES_DIR: optionalString,
   SECRET_KEY: optionalString,
   FRONTEND_HOST: z.url().default('http://localhost:8000'),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
@@ -76,6 +77,8 @@ export interface Config {
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Downloadable files (`GET /files/download/{filename}`); defaults to `dataDir/files`. */
+  filesDir: string;
   secretKey: string;
   frontendHost: string;
   accessTokenExpireMinutes: number;
@@ -222,6 +225,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     dataDir,
+    filesDir:
+      env.FILES_DIR === undefined
+        ? path.join(dataDir, 'files')
+        : path.resolve(source.INIT_CWD ?? process.cwd(), env.FILES_DIR),
     secretKey,
     frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,

@@ -1,3 +1,5 @@
 export * from './users.js';
 export * from './outbox.js';
+export * from './authz.js';
+export * from './audit.js';
 export * from './billing.js';
