@@ -21,8 +21,9 @@ import { createOutboxWorker } from './modules/mail/outbox.worker.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
+import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { staticPlugin } from './plugins/static.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Defaults to SMTP when configured, else the log. */
   mailTransport?: MailTransport;
+  /** Where log lines go (JSON, one per line); defaults to stdout. */
+  logStream?: { write(line: string): void };
 }
 
 /** Largest JSON or form body the API accepts; bigger ones get a 413. */
@@ -57,12 +60,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         ],
         censor: '[redacted]',
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler,
   });
+  // The API speaks JSON and forms only: any other body type is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -111,6 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
   await app.register(healthPlugin, { database: deps.database });

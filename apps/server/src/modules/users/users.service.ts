@@ -98,16 +98,22 @@ export function createUsersService(deps: {
     },
 
     async updateMe(auth: AuthContext, body: UserUpdateMe): Promise<UserPublic> {
-      const updated = await db.transaction(async (tx) => {
-        if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
-        return updateUser(tx, auth.user.id, {
-          ...(body.email !== undefined ? { email: body.email } : {}),
-          ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
-          updatedAt: clock.now(),
+      try {
+        const updated = await db.transaction(async (tx) => {
+          if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
+          return updateUser(tx, auth.user.id, {
+            ...(body.email !== undefined ? { email: body.email } : {}),
+            ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
+            updatedAt: clock.now(),
+          });
         });
-      });
-      if (!updated) throw notFound(userMessages.notFound);
-      return toUserPublic(updated);
+        if (!updated) throw notFound(userMessages.notFound);
+        return toUserPublic(updated);
+      } catch (error) {
+        // Another account took the address between the check and the write.
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        throw error;
+      }
     },
 
     /** Needs the current password; other sessions are signed out, the caller's stays. */
