@@ -7,4 +7,5 @@ export * from './contact.js';
 export * from './authz.js';
 export * from './audit.js';
 export * from './files.js';
+export * from './tenants.js';
 export * from './billing.js';

@@ -27,6 +27,7 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/password-recovery/{email}',
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
+  'POST /api/v1/contact/',
   // Stripe (or the sandbox) calls it; the Stripe-Signature over the raw body is its authentication.
   'POST /api/v1/subscriptions/webhook',
 ]);
@@ -42,6 +43,9 @@ const SIGNED_IN_OPERATIONS = new Set([
   'PATCH /api/v1/users/me',
   'DELETE /api/v1/users/me',
   'PATCH /api/v1/users/me/password',
+  'GET /api/v1/users/me/tenants',
+  // Needs X-Tenant-ID naming a tenant the caller belongs to; the tenant-context plugin checks that.
+  'GET /api/v1/tenants/current/tables',
   // Billing: each person's own plans view, cards, subscription and history (scoped to the caller).
   'GET /api/v1/subscriptions/config',
   'GET /api/v1/subscriptions/plans',
