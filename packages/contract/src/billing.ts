@@ -60,6 +60,7 @@ export const billingMessages = {
   paymentMethodAlreadySaved: 'This payment method is already saved',
   paymentMethodUnknown: 'The payment provider does not know this payment method',
   alreadySubscribed: 'You are already subscribed to this plan',
+  paymentInProgress: 'A payment for your account is already in progress. Please wait a moment and try again.',
   noActiveSubscription: 'You have no active subscription',
   noDefaultPaymentMethod: 'No default payment method to charge',
   providerUnavailable: 'The payment provider is unavailable. Please try again later.',

@@ -50,6 +50,11 @@ export const billingCustomers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
     providerCustomerId: text('provider_customer_id').notNull().unique(),
+    /**
+     * Set while a charge of this customer is in flight (subscribe): a second one waits for it to
+     * end, on any instance. A lease rather than a lock, so a crashed instance cannot block for good.
+     */
+    chargeLeaseUntil: timestamp('charge_lease_until', { withTimezone: true }),
     createdAt,
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] })],

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { PaymentProviderName } from '@dataplatform/contract';
 import type { DbOrTx } from '../../db/client.js';
 import { billingCustomers } from '../../db/schema/index.js';
@@ -39,5 +39,37 @@ export async function insertCustomer(db: DbOrTx, values: typeof billingCustomers
 export async function deleteCustomerRow(db: DbOrTx, userId: string, provider: PaymentProviderName) {
   await db
     .delete(billingCustomers)
+    .where(and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)));
+}
+
+/**
+ * Takes the customer's charge lease until `until` if no live one is held; false when another charge
+ * of this customer is in flight. One UPDATE, so two instances cannot both win.
+ */
+export async function claimChargeLease(
+  db: DbOrTx,
+  userId: string,
+  provider: PaymentProviderName,
+  now: Date,
+  until: Date,
+): Promise<boolean> {
+  const claimed = await db
+    .update(billingCustomers)
+    .set({ chargeLeaseUntil: until })
+    .where(
+      and(
+        eq(billingCustomers.userId, userId),
+        eq(billingCustomers.provider, provider),
+        or(isNull(billingCustomers.chargeLeaseUntil), lte(billingCustomers.chargeLeaseUntil, now)),
+      ),
+    )
+    .returning({ userId: billingCustomers.userId });
+  return claimed.length > 0;
+}
+
+export async function releaseChargeLease(db: DbOrTx, userId: string, provider: PaymentProviderName): Promise<void> {
+  await db
+    .update(billingCustomers)
+    .set({ chargeLeaseUntil: null })
     .where(and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)));
 }

@@ -329,6 +329,32 @@ describe('billing on the sandbox provider', () => {
       expect((await ctx.app.inject({ method: 'GET', url: `${API}/subscription` })).statusCode).toBe(401);
     });
 
+    it('charges once when the same subscribe arrives several times at once (double click, two tabs)', async () => {
+      const plan = await createPlan(ctx, admin, { name: 'Double click', price: '9.99' });
+      const user = await createUser(ctx);
+      const card = await savedCard(ctx, user, TEST_CARD.success);
+
+      // On the PostgreSQL server (CI's second run) these truly overlap; PGlite's single connection
+      // serialises them more, so the race is caught there.
+      const responses = await Promise.all(Array.from({ length: 5 }, () => subscribe(ctx, user, plan.id, card.id)));
+      const statuses = responses.map((response) => response.statusCode).sort();
+      expect(statuses).toEqual([200, 409, 409, 409, 409]);
+      for (const refused of responses.filter((response) => response.statusCode === 409)) {
+        expect([
+          'A payment for your account is already in progress. Please wait a moment and try again.',
+          'You are already subscribed to this plan',
+        ]).toContain(detailOf(refused));
+      }
+      const history = await getJson<Transactions>(ctx, user, '/transactions');
+      expect(history.data.map((transaction) => [transaction.status, transaction.amount])).toEqual([
+        ['succeeded', '9.99'],
+      ]);
+
+      // The lease is released: a later change of plan goes through.
+      const other = await createPlan(ctx, admin, { name: 'After the rush', price: '4.99' });
+      expect((await subscribe(ctx, user, other.id, card.id)).statusCode).toBe(200);
+    });
+
     it('pages the billing history newest first with skip and limit', async () => {
       const user = await createUser(ctx);
       const card = await savedCard(ctx, user, TEST_CARD.success);

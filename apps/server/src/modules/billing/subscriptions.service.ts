@@ -14,9 +14,12 @@ import { fromMinor, toMinor } from '../../lib/money.js';
 import type { AuthContext } from '../auth/sessions.service.js';
 import type { BillingDeps } from './billing.deps.js';
 import { describePlan } from './billing-periods.js';
+
+/** Longer than any provider call may take (the SDK's own timeout is well under it). */
+const CHARGE_LEASE_MS = 2 * 60 * 1000;
 import { toSubscription, toTransaction } from './billing.mapper.js';
 import type { CustomerAccounts } from './customers.service.js';
-import { findCustomer } from './customers.repository.js';
+import { claimChargeLease, findCustomer, releaseChargeLease } from './customers.repository.js';
 import { findOwnPaymentMethod, listPaymentMethods } from './payment-methods.repository.js';
 import { findPlan, type PlanRow } from './plans.repository.js';
 import { startPaidPeriod } from './subscription-lifecycle.js';
@@ -82,61 +85,72 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
         );
       }
 
-      const live = await findLiveSubscription(db, user.id);
-      if (live && live.planId === plan.id && live.status === 'active') {
-        if (!live.cancelAtPeriodEnd) throw conflict(billingMessages.alreadySubscribed);
-        // Subscribing again to a plan cancelled at period end simply keeps it: nothing to charge.
-        await updateSubscription(db, live.id, { cancelAtPeriodEnd: false, updatedAt: clock.now() });
-        return currentWithPlan(user.id);
-      }
-
       const customer = await findCustomer(db, user.id, provider.name);
       if (!customer) throw badRequest(billingMessages.paymentMethodNotFound);
-      const transactionId = randomUUID();
-      const amount = toMinor(plan.price);
-      const clientMetadata = Object.fromEntries(
-        Object.entries(body.provider_metadata ?? {})
-          .filter(([key]) => !RESERVED_METADATA.has(key))
-          .map(([key, value]) => [key, String(value)]),
-      );
-      const result = await provider.charge({
-        customerId: customer.providerCustomerId,
-        paymentMethodId: card.providerPaymentMethodId,
-        amount,
-        currency: plan.currency,
-        description: describePlan(plan),
-        metadata: {
-          ...clientMetadata,
-          user_id: user.id,
-          plan_id: plan.id,
-          transaction_id: transactionId,
-          purpose: 'subscribe',
-        },
-        idempotencyKey: `subscribe-${transactionId}`,
-        offSession: false,
-      });
-
-      const base = {
-        id: transactionId,
-        userId: user.id,
-        planId: plan.id,
-        kind: 'subscribe' as const,
-        amount: fromMinor(amount),
-        currency: plan.currency,
-        description: describePlan(plan),
-        provider: provider.name,
-        providerPaymentId: result.providerPaymentId,
-      };
-      if (result.status === 'failed') {
-        await insertTransaction(db, { ...base, status: 'failed', errorMessage: result.reason });
-        throw new AppError(402, result.reason);
+      // One charge of a customer at a time, across instances: a double click or a second tab must
+      // not pay twice. The lease outlives any provider call, and is released whatever happens.
+      const leaseStart = clock.now();
+      const leaseEnd = new Date(leaseStart.getTime() + CHARGE_LEASE_MS);
+      if (!(await claimChargeLease(db, user.id, provider.name, leaseStart, leaseEnd))) {
+        throw conflict(billingMessages.paymentInProgress);
       }
-      await db.transaction(async (tx) => {
-        const now = clock.now();
-        const subscription = await startPaidPeriod(tx, { userId: user.id, plan, periodStart: now, now });
-        await insertTransaction(tx, { ...base, status: 'succeeded', subscriptionId: subscription.id });
-      });
-      return currentWithPlan(user.id);
+      try {
+        const live = await findLiveSubscription(db, user.id);
+        if (live && live.planId === plan.id && live.status === 'active') {
+          if (!live.cancelAtPeriodEnd) throw conflict(billingMessages.alreadySubscribed);
+          // Subscribing again to a plan cancelled at period end simply keeps it: nothing to charge.
+          await updateSubscription(db, live.id, { cancelAtPeriodEnd: false, updatedAt: clock.now() });
+          return await currentWithPlan(user.id);
+        }
+
+        const transactionId = randomUUID();
+        const amount = toMinor(plan.price);
+        const clientMetadata = Object.fromEntries(
+          Object.entries(body.provider_metadata ?? {})
+            .filter(([key]) => !RESERVED_METADATA.has(key))
+            .map(([key, value]) => [key, String(value)]),
+        );
+        const result = await provider.charge({
+          customerId: customer.providerCustomerId,
+          paymentMethodId: card.providerPaymentMethodId,
+          amount,
+          currency: plan.currency,
+          description: describePlan(plan),
+          metadata: {
+            ...clientMetadata,
+            user_id: user.id,
+            plan_id: plan.id,
+            transaction_id: transactionId,
+            purpose: 'subscribe',
+          },
+          idempotencyKey: `subscribe-${transactionId}`,
+          offSession: false,
+        });
+
+        const base = {
+          id: transactionId,
+          userId: user.id,
+          planId: plan.id,
+          kind: 'subscribe' as const,
+          amount: fromMinor(amount),
+          currency: plan.currency,
+          description: describePlan(plan),
+          provider: provider.name,
+          providerPaymentId: result.providerPaymentId,
+        };
+        if (result.status === 'failed') {
+          await insertTransaction(db, { ...base, status: 'failed', errorMessage: result.reason });
+          throw new AppError(402, result.reason);
+        }
+        await db.transaction(async (tx) => {
+          const now = clock.now();
+          const subscription = await startPaidPeriod(tx, { userId: user.id, plan, periodStart: now, now });
+          await insertTransaction(tx, { ...base, status: 'succeeded', subscriptionId: subscription.id });
+        });
+        return await currentWithPlan(user.id);
+      } finally {
+        await releaseChargeLease(db, user.id, provider.name);
+      }
     },
 
     /** Cancels at the end of the paid period (it stays active until then); a past-due one ends now. */

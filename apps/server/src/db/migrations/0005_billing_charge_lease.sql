@@ -1,0 +1,1 @@
+ALTER TABLE "billing_customers" ADD COLUMN "charge_lease_until" timestamp with time zone;
