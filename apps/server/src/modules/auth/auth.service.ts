@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordRecoveryMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
-import { findUserByEmail, findUserById } from '../users/users.repository.js';
+import { findUserByEmail, findUserById, prepareFindUserByEmail } from '../users/users.repository.js';
 import { replacePassword } from './credentials.js';
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from './reset-tokens.repository.js';
 import type { AuthContext, SessionMeta, SessionService } from './sessions.service.js';
@@ -30,11 +30,12 @@ export function createAuthService(deps: {
   wakeMailer: () => void;
 }) {
   const { db, config, clock, sessions, wakeMailer } = deps;
+  const findUserForLogin = prepareFindUserByEmail(db);
 
   return {
     /** One message for an unknown e-mail and a wrong password, with the same work done for both. */
     async login(form: LoginForm, meta: SessionMeta): Promise<string> {
-      const user = await findUserByEmail(db, form.username);
+      const user = await findUserForLogin(form.username);
       if (!user) {
         await burnPasswordCheck(form.password);
         throw badRequest(authMessages.incorrectCredentials);
@@ -44,7 +45,7 @@ export function createAuthService(deps: {
       }
       // Told only to someone who knows the password, so it reveals nothing to a guesser.
       if (!user.isActive) throw badRequest(authMessages.inactiveUser);
-      return sessions.issue(db, user.id, meta);
+      return sessions.issue(user.id, meta);
     },
 
     async logout(auth: AuthContext): Promise<void> {

@@ -6,12 +6,22 @@ import type { UserRow } from '../users/users.repository.js';
 export type { UserRow };
 export type SessionRow = typeof sessions.$inferSelect;
 
-export async function insertSession(
-  db: DbOrTx,
-  values: { userId: string; expiresAt: Date; ip: string | null; userAgent: string | null },
-): Promise<SessionRow> {
-  const [row] = await db.insert(sessions).values(values).returning();
-  return row!;
+/** Inserts a session and answers its id; prepared once, since every login runs it. */
+export function prepareInsertSession(db: DbOrTx) {
+  const statement = db
+    .insert(sessions)
+    .values({
+      userId: sql.placeholder('userId'),
+      expiresAt: sql.placeholder('expiresAt'),
+      ip: sql.placeholder('ip'),
+      userAgent: sql.placeholder('userAgent'),
+    })
+    .returning({ id: sessions.id })
+    .prepare('insert_session');
+  return async (values: { userId: string; expiresAt: Date; ip: string | null; userAgent: string | null }) => {
+    const [row] = await statement.execute(values);
+    return row!.id;
+  };
 }
 
 export interface LiveSession {

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { authMessages } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
@@ -5,7 +6,12 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { unauthorized } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
-import { insertSession, prepareFindLiveSession, revokeSession, revokeUserSessions } from './sessions.repository.js';
+import {
+  prepareFindLiveSession,
+  prepareInsertSession,
+  revokeSession,
+  revokeUserSessions,
+} from './sessions.repository.js';
 import type { UserRow } from '../users/users.repository.js';
 
 export interface AuthContext {
@@ -33,24 +39,34 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function createSessionService(deps: { db: Database; config: Config; clock: Clock }) {
   const { db, config, clock } = deps;
-  const signingKey = deriveKey(config.secretKey, 'jwt-signing');
+  // Imported once as a WebCrypto key: jose signs and verifies with WebCrypto, and handing it a
+  // KeyObject would make it convert the key on every request.
+  const signingKey = webcrypto.subtle.importKey(
+    'raw',
+    deriveKey(config.secretKey, 'jwt-signing').export(),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   const findLiveSession = prepareFindLiveSession(db);
+  const insertSession = prepareInsertSession(db);
 
-  async function issue(tx: DbOrTx, userId: string, meta: SessionMeta): Promise<string> {
+  /** Opens a session for a user who just proved who they are, and answers its bearer token. */
+  async function issue(userId: string, meta: SessionMeta): Promise<string> {
     const now = clock.now();
     const expiresAt = addMinutes(now, config.accessTokenExpireMinutes);
-    const session = await insertSession(tx, {
+    const sessionId = await insertSession({
       userId,
       expiresAt,
       ip: meta.ip,
       userAgent: meta.userAgent?.slice(0, 512) ?? null,
     });
-    return new SignJWT({ sid: session.id })
+    return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuedAt(Math.floor(now.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(signingKey);
+      .sign(await signingKey);
   }
 
   /** Resolves a bearer token to its live session and user, or throws 401. */
@@ -58,7 +74,7 @@ export function createSessionService(deps: { db: Database; config: Config; clock
     let sessionId: unknown;
     let subject: string | undefined;
     try {
-      const { payload } = await jwtVerify(token, signingKey, {
+      const { payload } = await jwtVerify(token, await signingKey, {
         algorithms: ['HS256'],
         currentDate: clock.now(),
       });

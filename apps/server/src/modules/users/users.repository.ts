@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
@@ -14,6 +14,20 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | un
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   return row;
+}
+
+/** `findUserByEmail` as a prepared statement, for the login path that runs it on every attempt. */
+export function prepareFindUserByEmail(db: DbOrTx) {
+  const statement = db
+    .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('find_user_by_email');
+  return async (email: string): Promise<UserRow | undefined> => {
+    const [row] = await statement.execute({ email });
+    return row;
+  };
 }
 
 export async function insertUser(db: DbOrTx, values: NewUserRow): Promise<UserRow> {
