@@ -25,12 +25,13 @@ export function globalErrorText(error: unknown): string {
  */
 export function handleGlobalError(error: unknown): void {
   const apiError = error instanceof ApiError ? error : undefined;
-  errorLog.add({ message: errorText(error), status: apiError?.status, url: apiError?.url });
+  const message = apiError?.isAborted ? apiError.message : globalErrorText(error);
+  errorLog.add({ message, status: apiError?.status, url: apiError?.url });
   if (apiError?.isAborted) return;
   if (apiError?.status === 401) {
     clearSession();
     navigateTo('/login', { replace: true });
     return;
   }
-  showToast(globalErrorText(error), 'error');
+  showToast(message, 'error');
 }
