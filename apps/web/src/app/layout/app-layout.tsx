@@ -7,7 +7,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { usePageMeta } from '../../lib/use-page-meta.js';
 import { Logo } from '../../components/logo.js';
-import { NavDrawer } from './nav-drawer.js';
+import { LazyNavDrawer, loadNavDrawer } from './lazy-overlays.js';
 import { NavMenu } from './nav-menu.js';
 import { activeSection, NAV_SECTIONS } from './navigation.js';
 import { SiteFooter } from './site-footer.js';
@@ -26,6 +26,8 @@ function ScrollToTop() {
 /** The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. */
 export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // Mounted from the first opening on, so closing can slide it out.
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname } = useLocation();
   const current = activeSection(pathname);
   usePageMeta();
@@ -60,7 +62,12 @@ export function AppLayout() {
             color="inherit"
             aria-label="open navigation menu"
             edge="start"
-            onClick={() => setDrawerOpen(true)}
+            onPointerEnter={() => void loadNavDrawer()}
+            onFocus={() => void loadNavDrawer()}
+            onClick={() => {
+              setDrawerUsed(true);
+              setDrawerOpen(true);
+            }}
             sx={{ mr: 1, display: { xs: 'inline-flex', md: 'none' } }}
           >
             <MenuIcon />
@@ -76,7 +83,11 @@ export function AppLayout() {
           <UserMenu current={current === 'account'} />
         </Toolbar>
       </AppBar>
-      <NavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+      {drawerUsed ? (
+        <Suspense fallback={null}>
+          <LazyNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
+      ) : null}
       <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
         <Suspense fallback={null}>
           <Outlet />

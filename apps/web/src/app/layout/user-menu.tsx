@@ -1,11 +1,10 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { useId, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Suspense, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/api/logout.js';
 import { isLoggedIn } from '../../lib/session.js';
+import { LazyPopupMenu, loadPopupMenu } from './lazy-overlays.js';
 
 /** My Profile, Log In (signed out) and Log Out (signed in). */
 export function UserMenu({ current }: { current: boolean }) {
@@ -13,7 +12,13 @@ export function UserMenu({ current }: { current: boolean }) {
   const [signedIn, setSignedIn] = useState(false);
   const navigate = useNavigate();
   const menuId = useId();
-  const close = () => setAnchor(null);
+
+  const entries = [
+    { label: 'My Profile', to: '/settings' },
+    signedIn
+      ? { label: 'Log Out', onSelect: () => void logout().then(() => navigate('/login')) }
+      : { label: 'Log In', to: '/login' },
+  ];
 
   return (
     <>
@@ -24,6 +29,8 @@ export function UserMenu({ current }: { current: boolean }) {
         aria-expanded={anchor ? 'true' : undefined}
         aria-current={current ? 'page' : undefined}
         color="inherit"
+        onPointerEnter={() => void loadPopupMenu()}
+        onFocus={() => void loadPopupMenu()}
         onClick={(event) => {
           setSignedIn(isLoggedIn());
           setAnchor(event.currentTarget);
@@ -31,25 +38,11 @@ export function UserMenu({ current }: { current: boolean }) {
       >
         <AccountCircle />
       </IconButton>
-      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
-        <MenuItem component={RouterLink} to="/settings" onClick={close}>
-          My Profile
-        </MenuItem>
-        {signedIn ? (
-          <MenuItem
-            onClick={() => {
-              close();
-              void logout().then(() => navigate('/login'));
-            }}
-          >
-            Log Out
-          </MenuItem>
-        ) : (
-          <MenuItem component={RouterLink} to="/login" onClick={close}>
-            Log In
-          </MenuItem>
-        )}
-      </Menu>
+      {anchor ? (
+        <Suspense fallback={null}>
+          <LazyPopupMenu id={menuId} anchor={anchor} entries={entries} onClose={() => setAnchor(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

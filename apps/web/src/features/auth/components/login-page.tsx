@@ -43,7 +43,6 @@ export function LoginPage() {
           autoComplete="username"
           required
           fullWidth
-          autoFocus
         />
         <PasswordField
           {...passwordFieldProps(form, 'password')}

@@ -49,15 +49,7 @@ export function RecoverPasswordPage() {
         </Alert>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-        <TextField
-          {...fieldProps(form, 'email')}
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          fullWidth
-          autoFocus
-        />
+        <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue
         </LoadingButton>

@@ -52,7 +52,6 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             required
             fullWidth
-            autoFocus
           />
           <StrengthMeter password={password} />
         </div>

@@ -40,14 +40,7 @@ export function SignupPage() {
   return (
     <AuthCard title="Sign Up" error={error}>
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-        <TextField
-          {...fieldProps(form, 'full_name')}
-          label="Full Name"
-          autoComplete="name"
-          required
-          fullWidth
-          autoFocus
-        />
+        <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <div>
           <PasswordField
