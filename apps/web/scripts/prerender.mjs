@@ -1,9 +1,10 @@
 // Build step: renders each marketing page to static HTML (dist/<page>.html) with its own title,
 // description, critical CSS and modulepreload links, then writes sitemap.xml and robots.txt.
 // The server serves /about-us from dist/about-us.html; every other route gets the SPA shell.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.join(webDir, 'dist');
@@ -102,4 +103,21 @@ await writeFile(path.join(distDir, 'robots.txt'), robots);
 
 // The manifest was only for this step; it need not be served.
 await rm(path.join(distDir, '.vite'), { recursive: true, force: true });
+// Compressed copies beside the scripts and other text assets: the server sends them to browsers
+// that accept them (@fastify/static preCompressed), so nothing is compressed per request. Pages are
+// left alone: the server finds /about-us through the .html extension, which its precompressed
+// lookup does not combine with.
+const COMPRESSIBLE = /\.(js|css|svg|xml|txt|json)$/;
+for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+  const file = path.join(entry.parentPath, entry.name);
+  const content = await readFile(file);
+  if (content.length < 1024) continue;
+  await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }),
+  );
+}
+
 process.stdout.write(`prerendered ${MARKETING_PAGES.length} pages, sitemap.xml and robots.txt\n`);

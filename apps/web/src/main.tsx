@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app.js';
+import { PRERENDERED_PAGES } from './app/routes.js';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -14,6 +15,11 @@ const app = (
   </StrictMode>
 );
 
-// Prerendered marketing pages arrive with their markup: hydrate it. Every other route starts empty.
-if (container.hasChildNodes()) hydrateRoot(container, app);
-else createRoot(container).render(app);
+// Prerendered marketing pages arrive with their markup: load the page's chunk (already preloaded by
+// the HTML), then hydrate without suspending. Every other route starts empty.
+if (container.hasChildNodes()) {
+  const page = PRERENDERED_PAGES[window.location.pathname];
+  void (page ? page.preload() : Promise.resolve()).finally(() => hydrateRoot(container, app));
+} else {
+  createRoot(container).render(app);
+}

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 
@@ -15,6 +16,9 @@ describe('static web app', () => {
     writeFileSync(path.join(webDistDir, 'about-us.html'), '<html>prerendered about us</html>');
     mkdirSync(path.join(webDistDir, 'assets'));
     writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(path.join(webDistDir, 'sitemap.xml'), '<urlset></urlset>');
+    writeFileSync(path.join(webDistDir, 'sitemap.xml.gz'), gzipSync('<urlset></urlset>'));
     ctx = await createTestContext({ config: { webDistDir } });
   });
   afterAll(async () => {
@@ -42,6 +46,22 @@ describe('static web app', () => {
     const response = await ctx.app.inject('/assets/app-abc123.js');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the precompressed copy to a browser that accepts it, the plain file otherwise', async () => {
+    const brotli = await ctx.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    const sitemap = await ctx.app.inject({ url: '/sitemap.xml', headers: { 'accept-encoding': 'gzip' } });
+    expect(sitemap.headers['content-encoding']).toBe('gzip');
+    expect(sitemap.headers['content-type']).toContain('xml');
+    expect(gunzipSync(sitemap.rawPayload).toString()).toBe('<urlset></urlset>');
+    const plain = await ctx.app.inject({ url: '/sitemap.xml' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('<urlset></urlset>');
+    // A prerendered page is still found by its extension-less path when compression is offered.
+    const page = await ctx.app.inject({ url: '/about-us', headers: { ...html, 'accept-encoding': 'br, gzip' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe('<html>prerendered about us</html>');
   });
 
   it('answers a JSON 404 for unknown files and API paths, never the shell', async () => {

@@ -21,6 +21,8 @@ export const staticPlugin = fp<{ root: string }>(
         index: ['index.html'],
         // Prerendered pages live at dist/<page>.html: /about-us serves about-us.html.
         extensions: ['html'],
+        // The web build writes .br and .gz copies beside its files; browsers that accept them get those.
+        preCompressed: true,
         // Vite fingerprints everything under assets/: cache it for good, revalidate the rest.
         setHeaders(reply, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
