@@ -8,5 +8,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // jsdom and user-event are slow on a busy shared machine; a slow moment is not a failure.
+    testTimeout: 20_000,
   },
 });

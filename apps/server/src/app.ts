@@ -1,21 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { PermissionName } from '@dataplatform/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
-import { createSessionService, type AuthContext } from './modules/auth/sessions.service.js';
+import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
+import { createSessionService } from './modules/auth/sessions.service.js';
+import { authzRoutes } from './modules/authz/authz.routes.js';
+import { createAuthzService } from './modules/authz/authz.service.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
+import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { staticPlugin } from './plugins/static.js';
@@ -26,6 +33,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Defaults to SMTP when configured, else the log. */
   mailTransport?: MailTransport;
+  /** Where log lines go (JSON, one per line); defaults to stdout. */
+  logStream?: { write(line: string): void };
 }
 
 /** Largest JSON or form body the API accepts; bigger ones get a 413. */
@@ -42,12 +51,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
         censor: '[redacted]',
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler,
   });
+  // The API speaks JSON and forms only: any other body type is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -58,20 +71,32 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outbox = createOutboxWorker({ db, transport, clock, config: config.outbox, log: app.log });
   const wakeMailer = () => outbox.wake();
 
-  // Until roles exist, superusers hold every permission and nobody else holds any.
-  const hasPermission = async (auth: AuthContext, _permission: PermissionName) => auth.user.isSuperuser;
+  const audit = createAuditService({ db, clock });
+  const authz = createAuthzService({ db, clock, audit });
+  // Superusers hold every permission; others those of their roles, looked up per request.
+  const { hasPermission } = authz;
 
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
-  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission });
+  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission, audit });
+  const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
+
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
 
   app.decorate('outbox', outbox);
-  app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+  app.addHook('onReady', async () => {
+    outbox.start();
+    housekeeping.start();
+  });
+  app.addHook('onClose', async () => {
+    housekeeping.stop();
+    await outbox.stop();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
   await app.register(healthPlugin, { database: deps.database });
@@ -81,6 +106,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(authPlugin, { sessions, hasPermission });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
+      await api.register(authzRoutes, { authz });
+      await api.register(auditRoutes, { audit });
+      await api.register(filesRoutes, { files });
     },
     { prefix: API_PREFIX },
   );

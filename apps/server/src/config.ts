@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /** Values shipped in examples; outside `local` the server refuses to start with them. */
@@ -21,7 +22,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  DATA_DIR: z.string().default('./data'),
+  DATA_DIR: optionalString,
+  FILES_DIR: optionalString,
   SECRET_KEY: optionalString,
   FRONTEND_HOST: z.url().default('http://localhost:8000'),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
@@ -60,6 +62,8 @@ export interface Config {
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Downloadable files (`GET /files/download/{filename}`); defaults to `dataDir/files`. */
+  filesDir: string;
   secretKey: string;
   frontendHost: string;
   accessTokenExpireMinutes: number;
@@ -113,7 +117,16 @@ export const defaultRateLimits: Config['rateLimits'] = {
  * In `local`, a missing SECRET_KEY is generated once and kept under DATA_DIR so sessions survive a
  * restart. Anywhere else it must be set, long and not a known default.
  */
-function resolveSecretKey(env: z.infer<typeof EnvSchema>): string {
+/**
+ * Unset: `data/` at the repository root. A relative path is taken from where the person ran the
+ * command (npm runs workspace scripts inside the workspace, and tells the original folder in INIT_CWD).
+ */
+function resolveDataDir(given: string | undefined, source: NodeJS.ProcessEnv): string {
+  if (given === undefined) return fileURLToPath(new URL('../../../data', import.meta.url));
+  return path.resolve(source.INIT_CWD ?? process.cwd(), given);
+}
+
+function resolveSecretKey(env: z.infer<typeof EnvSchema>, dataDir: string): string {
   const given = env.SECRET_KEY;
   if (env.ENVIRONMENT !== 'local') {
     if (given === undefined || DEFAULT_SECRETS.has(given)) {
@@ -125,10 +138,10 @@ function resolveSecretKey(env: z.infer<typeof EnvSchema>): string {
     return given;
   }
   if (given !== undefined) return given;
-  const keyFile = path.join(env.DATA_DIR, '.secret_key');
+  const keyFile = path.join(dataDir, '.secret_key');
   if (existsSync(keyFile)) return readFileSync(keyFile, 'utf8').trim();
   const generated = randomBytes(32).toString('base64url');
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(keyFile, generated, { mode: 0o600 });
   return generated;
 }
@@ -144,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${formatIssues(parsed.error)}`);
   }
   const env = parsed.data;
+  const dataDir = resolveDataDir(env.DATA_DIR, source);
   if (env.ENVIRONMENT !== 'local') {
     if (env.FIRST_SUPERUSER_PASSWORD === undefined || DEFAULT_SECRETS.has(env.FIRST_SUPERUSER_PASSWORD)) {
       throw new ConfigError(
@@ -160,8 +174,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
-    dataDir: path.resolve(env.DATA_DIR),
-    secretKey: resolveSecretKey(env),
+    dataDir,
+    filesDir:
+      env.FILES_DIR === undefined
+        ? path.join(dataDir, 'files')
+        : path.resolve(source.INIT_CWD ?? process.cwd(), env.FILES_DIR),
+    secretKey: resolveSecretKey(env, dataDir),
     frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
     firstSuperuser: env.FIRST_SUPERUSER.toLowerCase(),
@@ -179,7 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           },
     emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
     trustProxy: env.TRUST_PROXY,
-    webDistDir: path.resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
     rateLimits: defaultRateLimits,
   };

@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = await openDatabase(config);
+  const database = await openDatabase({
+    ...config,
+    onIdleClientError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+  });
   await database.migrate();
   const app = await buildApp(config, { database });
   await seedFirstSuperuser(database.db, config, app.log);

@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`CREATE DATABASE ${template}`);
     const url = new URL(serverUrl);
     url.pathname = `/${template}`;
-    const database = openPostgres(url.toString(), 1);
+    const database = openPostgres(url.toString(), { poolSize: 1 });
     await database.migrate();
     await database.close();
     project.provide('templateDatabase', template);

@@ -43,12 +43,23 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Pro
     }
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const database = openPostgres(url.toString(), 5);
+    const database = openPostgres(url.toString(), { poolSize: 5 });
     return {
       ...database,
       async drop() {
         await database.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // pool.end() resolves before every backend has gone; killing the stragglers (WITH FORCE)
+        // makes their clients raise "terminating connection" as uncaught errors. Wait for them.
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await admin.query(`DROP DATABASE IF EXISTS ${name}${attempt >= 100 ? ' WITH (FORCE)' : ''}`);
+            break;
+          } catch (error) {
+            const inUse = (error as { code?: string }).code === '55006';
+            if (!inUse || attempt >= 100) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
         await admin.end();
       },
     };

@@ -4,3 +4,6 @@ export * from './auth.js';
 export * from './users.js';
 export * from './permissions.js';
 export * from './contact.js';
+export * from './authz.js';
+export * from './audit.js';
+export * from './files.js';

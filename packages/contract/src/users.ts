@@ -21,6 +21,10 @@ export const UserPublicSchema = z.object({
 });
 export type UserPublic = z.infer<typeof UserPublicSchema>;
 
+/** `GET /users/me`: the caller, with the names of its roles (the settings area shows a tab per `download_` role). */
+export const UserMeSchema = UserPublicSchema.extend({ roles: z.array(z.string()) });
+export type UserMe = z.infer<typeof UserMeSchema>;
+
 export const UsersPublicSchema = pageOf(UserPublicSchema);
 export type UsersPublic = z.infer<typeof UsersPublicSchema>;
 

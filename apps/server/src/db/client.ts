@@ -31,8 +31,14 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 /** Any fixed number: it only has to be the same for every instance of this server. */
 const MIGRATION_LOCK_ID = 727_274_001;
 
-export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+export function openPostgres(
+  url: string,
+  options: { poolSize?: number; onIdleClientError?: (error: Error) => void } = {},
+): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle client that loses its connection (server restart, admin kill) must not crash the
+  // process: the pool drops it and opens a new one on next use.
+  pool.on('error', (error) => options.onIdleClientError?.(error));
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Database;
   return {
     db,
@@ -82,7 +88,13 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 }
 
 /** `DATABASE_URL` set: a PostgreSQL server; unset: the embedded database under DATA_DIR/pglite. */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }) {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  onIdleClientError?: (error: Error) => void;
+}) {
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, { onIdleClientError: options.onIdleClientError });
+  }
   return openPglite(`${options.dataDir}/pglite`);
 }

@@ -27,14 +27,28 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
 export const fieldError = (loc: (string | number)[], msg: string, type = 'value_error') =>
   new AppError(422, [{ loc, msg, type }]);
 
-/** PostgreSQL unique_violation, whichever driver raised it. */
-export function isUniqueViolation(error: unknown): boolean {
+/** The SQLSTATE of a PostgreSQL error, whichever driver raised it (drizzle wraps it in `cause`). */
+export function sqlStateOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    if (typeof current === 'object' && 'code' in current && (current as { code: unknown }).code === '23505') {
-      return true;
+    if (typeof current === 'object' && 'code' in current) {
+      const code = (current as { code: unknown }).code;
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
     }
     current = (current as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
+}
+
+/** PostgreSQL unique_violation, whichever driver raised it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23505';
+}
+
+/**
+ * PostgreSQL's class 22 "data exception" (a value the column cannot hold: out of range, too long,
+ * bad encoding). Validation should catch these first; this is the net under it.
+ */
+export function isDataException(error: unknown): boolean {
+  return sqlStateOf(error)?.startsWith('22') ?? false;
 }

@@ -3,7 +3,7 @@ import { authMessages, userMessages } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../lib/errors.js';
-import type { AuthContext, SessionService } from '../modules/auth/sessions.service.js';
+import type { Actor, AuthContext, SessionService } from '../modules/auth/sessions.service.js';
 
 /**
  * Who may call a route. Every API route must declare one (the server refuses to start otherwise):
@@ -38,6 +38,11 @@ function bearerToken(request: FastifyRequest): string | undefined {
 export function currentAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized(authMessages.notAuthenticated);
   return request.auth;
+}
+
+/** The caller and where the call came from, for services that write the audit log. */
+export function currentActor(request: FastifyRequest): Actor {
+  return { ...currentAuth(request), ip: request.ip };
 }
 
 export const authPlugin = fp<AuthPluginOptions>(

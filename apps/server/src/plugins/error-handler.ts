@@ -1,8 +1,8 @@
 import type { ValidationErrorItem } from '@dataplatform/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors.js';
+import { AppError, isDataException } from '../lib/errors.js';
 
 /** Fastify's names for request parts, as FastAPI spells them in `loc`. */
 const LOCATION_NAMES: Record<string, string> = {
@@ -32,11 +32,19 @@ function locationOf(path: string): (string | number)[] {
 
 function validationDetail(error: FastifyError): ValidationErrorItem[] {
   const part = LOCATION_NAMES[error.validationContext ?? 'body'] ?? 'body';
-  return (error.validation ?? []).map((issue) => ({
-    loc: [part, ...locationOf(issue.instancePath)],
-    msg: issue.message ?? 'Invalid value',
-    type: issue.keyword,
-  }));
+  return (error.validation ?? []).flatMap((issue) => {
+    const loc = [part, ...locationOf(issue.instancePath)];
+    // zod reports every unexpected field in one issue on the object: name each field instead.
+    const extraKeys = issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined;
+    if (Array.isArray(extraKeys) && extraKeys.length > 0) {
+      return extraKeys.map((key) => ({
+        loc: [...loc, String(key)],
+        msg: `Unrecognized key: "${String(key)}"`,
+        type: issue.keyword,
+      }));
+    }
+    return [{ loc, msg: issue.message ?? 'Invalid value', type: issue.keyword }];
+  });
 }
 
 /**
@@ -52,6 +60,11 @@ export const errorHandlerPlugin = fp(
       if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(error.validation)) {
         return reply.code(422).send({ detail: validationDetail(error) });
       }
+      if (isDataException(error)) {
+        // A value validation let through that the database cannot hold: the input's fault, not ours.
+        request.log.warn({ err: error }, 'database refused a value');
+        return reply.code(400).send({ detail: 'Invalid input' });
+      }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         const detail =
@@ -64,3 +77,20 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'error-handler' },
 );
+
+/** Errors the router raises before any hook runs (Fastify's `frameworkErrors` option). */
+const ROUTER_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Malformed URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'URL path segment is too long',
+};
+
+/** Gives router-level failures (bad percent-encoding, overlong path segments) the `{ detail }` shape. */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const detail = ROUTER_CLIENT_ERRORS[error.code];
+  if (detail !== undefined) {
+    void reply.code(error.statusCode ?? 400).send({ detail });
+    return;
+  }
+  request.log.error({ err: error }, 'router error');
+  void reply.code(500).send({ detail: 'Internal Server Error' });
+}

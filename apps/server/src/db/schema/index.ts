@@ -1,2 +1,4 @@
 export * from './users.js';
 export * from './outbox.js';
+export * from './authz.js';
+export * from './audit.js';

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { passwordResetTokens } from '../../db/schema/index.js';
 
@@ -31,4 +31,11 @@ export async function invalidateUserResetTokens(db: DbOrTx, userId: string, now:
     .update(passwordResetTokens)
     .set({ usedAt: now })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+/** Housekeeping: tokens used or expired before `before`. */
+export async function deleteDeadResetTokens(db: DbOrTx, before: Date): Promise<void> {
+  await db
+    .delete(passwordResetTokens)
+    .where(or(lt(passwordResetTokens.expiresAt, before), lt(passwordResetTokens.usedAt, before)));
 }

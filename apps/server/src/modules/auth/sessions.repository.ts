@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/index.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -48,5 +48,5 @@ export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date, 
 
 /** Housekeeping: sessions that can no longer authenticate anyone. */
 export async function deleteDeadSessions(db: DbOrTx, before: Date): Promise<void> {
-  await db.delete(sessions).where(sql`${sessions.expiresAt} < ${before} OR ${sessions.revokedAt} < ${before}`);
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, before), lt(sessions.revokedAt, before)));
 }

@@ -13,6 +13,11 @@ export interface AuthContext {
   sessionId: string;
 }
 
+/** The caller of an admin call, as the audit log records it. */
+export interface Actor extends AuthContext {
+  ip: string | null;
+}
+
 export interface SessionMeta {
   ip: string | null;
   userAgent: string | null;

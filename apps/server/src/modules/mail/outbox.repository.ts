@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { outbox } from '../../db/schema/index.js';
 
@@ -23,13 +23,15 @@ export async function enqueueMail(tx: DbOrTx, mail: OutgoingMail): Promise<void>
 
 /**
  * Claims up to `limit` due rows by pushing their next attempt past `leaseUntil`. SKIP LOCKED lets
- * several server instances drain the same outbox without sending a row twice.
+ * several server instances drain the same outbox without sending a row twice. A row never tried is
+ * due at once: its `next_attempt_at` comes from the database's clock, which need not agree with the
+ * server's, and a mail must not wait for the two to line up.
  */
 export async function claimDueMails(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<OutboxRow[]> {
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, now)))
+    .where(and(eq(outbox.status, 'pending'), or(eq(outbox.attempts, 0), lte(outbox.nextAttemptAt, now))))
     .orderBy(asc(outbox.id))
     .limit(limit)
     .for('update', { skipLocked: true });

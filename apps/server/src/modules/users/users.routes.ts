@@ -6,6 +6,7 @@ import {
   UpdatePasswordSchema,
   UserCreateSchema,
   UserIdParamsSchema,
+  UserMeSchema,
   UserPublicSchema,
   UserRegisterSchema,
   UsersPublicSchema,
@@ -18,7 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
 import { byField, byIp } from '../../plugins/rate-limit.js';
 import type { UsersService } from './users.service.js';
 
@@ -54,7 +55,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
         response: { 201: UserPublicSchema, ...invalid, ...denied },
       },
     },
-    async (request, reply) => reply.code(201).send(await users.create(currentAuth(request), request.body)),
+    async (request, reply) => reply.code(201).send(await users.create(currentActor(request), request.body)),
   );
 
   app.post(
@@ -82,7 +83,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     '/users/me',
     {
       config: { access: 'user' },
-      schema: { tags, summary: 'The signed-in user', response: { 200: UserPublicSchema, ...denied } },
+      schema: {
+        tags,
+        summary: 'The signed-in user, with the names of its roles',
+        response: { 200: UserMeSchema, ...denied },
+      },
     },
     async (request) => users.me(currentAuth(request)),
   );
@@ -156,7 +161,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
         response: { 200: UserPublicSchema, 404: HttpErrorSchema, ...invalid, ...denied },
       },
     },
-    async (request) => users.update(currentAuth(request), request.params.user_id, request.body),
+    async (request) => users.update(currentActor(request), request.params.user_id, request.body),
   );
 
   app.delete(
@@ -171,7 +176,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
       },
     },
     async (request, reply) => {
-      await users.remove(currentAuth(request), request.params.user_id);
+      await users.remove(currentActor(request), request.params.user_id);
       return reply.code(204).send(null);
     },
   );

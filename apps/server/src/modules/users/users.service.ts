@@ -1,10 +1,13 @@
 import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
   PERMISSIONS,
   type PermissionName,
   userMessages,
   type PaginationQuery,
   type UpdatePassword,
   type UserCreate,
+  type UserMe,
   type UserPublic,
   type UserRegister,
   type UsersPublic,
@@ -17,10 +20,12 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { replacePassword } from '../auth/credentials.js';
-import type { AuthContext, SessionService } from '../auth/sessions.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Actor, AuthContext, SessionService } from '../auth/sessions.service.js';
+import { listRoleNamesOfUser } from '../authz/authz.repository.js';
 import { signupWithExistingAccountMail, welcomeMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
-import { toUserPublic } from './users.mapper.js';
+import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
 import {
   deleteUser,
   findUserByEmail,
@@ -38,8 +43,9 @@ export function createUsersService(deps: {
   sessions: SessionService;
   wakeMailer: () => void;
   hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+  audit: AuditService;
 }) {
-  const { db, config, clock, sessions, wakeMailer, hasPermission } = deps;
+  const { db, config, clock, sessions, wakeMailer, hasPermission, audit } = deps;
 
   /** Only a superuser makes or unmakes superusers, whatever permissions a role grants. */
   function assertMaySetSuperuser(auth: AuthContext, isSuperuser: boolean) {
@@ -84,19 +90,28 @@ export function createUsersService(deps: {
       wakeMailer();
     },
 
-    me: (auth: AuthContext): UserPublic => toUserPublic(auth.user),
+    /** The caller, with its role names (the settings area shows a Download tab per `download_` role). */
+    async me(auth: AuthContext): Promise<UserMe> {
+      return { ...toUserPublic(auth.user), roles: await listRoleNamesOfUser(db, auth.user.id) };
+    },
 
     async updateMe(auth: AuthContext, body: UserUpdateMe): Promise<UserPublic> {
-      const updated = await db.transaction(async (tx) => {
-        if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
-        return updateUser(tx, auth.user.id, {
-          ...(body.email !== undefined ? { email: body.email } : {}),
-          ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
-          updatedAt: clock.now(),
+      try {
+        const updated = await db.transaction(async (tx) => {
+          if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
+          return updateUser(tx, auth.user.id, {
+            ...(body.email !== undefined ? { email: body.email } : {}),
+            ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
+            updatedAt: clock.now(),
+          });
         });
-      });
-      if (!updated) throw notFound(userMessages.notFound);
-      return toUserPublic(updated);
+        if (!updated) throw notFound(userMessages.notFound);
+        return toUserPublic(updated);
+      } catch (error) {
+        // Another account took the address between the check and the write.
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        throw error;
+      }
     },
 
     /** Needs the current password; other sessions are signed out, the caller's stays. */
@@ -126,19 +141,27 @@ export function createUsersService(deps: {
       return { data: rows.map(toUserPublic), count: total };
     },
 
-    async create(auth: AuthContext, body: UserCreate): Promise<UserPublic> {
-      if (body.is_superuser) assertMaySetSuperuser(auth, true);
+    async create(actor: Actor, body: UserCreate): Promise<UserPublic> {
+      if (body.is_superuser) assertMaySetSuperuser(actor, true);
       const hashedPassword = await hashPassword(body.password);
       try {
         const created = await db.transaction(async (tx) => {
           await assertEmailFree(tx, body.email);
-          return insertUser(tx, {
+          const row = await insertUser(tx, {
             email: body.email,
             hashedPassword,
             fullName: body.full_name ?? null,
             isActive: body.is_active,
             isSuperuser: body.is_superuser,
           });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.userCreate,
+            targetType: AUDIT_TARGET_TYPES.user,
+            targetId: row.id,
+            before: null,
+            after: toUserAuditSnapshot(row),
+          });
+          return row;
         });
         return toUserPublic(created);
       } catch (error) {
@@ -154,9 +177,10 @@ export function createUsersService(deps: {
       return toUserPublic(await getExisting(id));
     },
 
-    async update(auth: AuthContext, id: string, body: UserUpdate): Promise<UserPublic> {
-      if (id === auth.user.id) {
-        if (body.is_superuser === false && auth.user.isSuperuser)
+    /** Changes of the active or superuser flag are in the audit entry's before/after like any other. */
+    async update(actor: Actor, id: string, body: UserUpdate): Promise<UserPublic> {
+      if (id === actor.user.id) {
+        if (body.is_superuser === false && actor.user.isSuperuser)
           throw badRequest(userMessages.cannotChangeOwnSuperuser);
         if (body.is_active === false) throw badRequest(userMessages.cannotDeactivateSelf);
       }
@@ -166,7 +190,7 @@ export function createUsersService(deps: {
           const before = await findUserById(tx, id);
           if (!before) throw notFound(userMessages.notFound);
           if (body.is_superuser !== undefined && body.is_superuser !== before.isSuperuser) {
-            assertMaySetSuperuser(auth, body.is_superuser);
+            assertMaySetSuperuser(actor, body.is_superuser);
           }
           if (body.email !== undefined) await assertEmailFree(tx, body.email, id);
           const after = await updateUser(tx, id, {
@@ -181,7 +205,16 @@ export function createUsersService(deps: {
           } else if (body.is_active === false && before.isActive) {
             await sessions.revokeAllForUser(tx, id);
           }
-          return after!;
+          // Read back: replacePassword may have changed the row after `after` was taken.
+          const final = (await findUserById(tx, id)) ?? after!;
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.userUpdate,
+            targetType: AUDIT_TARGET_TYPES.user,
+            targetId: id,
+            before: toUserAuditSnapshot(before),
+            after: toUserAuditSnapshot(final),
+          });
+          return final;
         });
         return toUserPublic(updated);
       } catch (error) {
@@ -190,9 +223,19 @@ export function createUsersService(deps: {
       }
     },
 
-    async remove(auth: AuthContext, id: string): Promise<void> {
-      if (id === auth.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
-      if (!(await deleteUser(db, id))) throw notFound(userMessages.notFound);
+    async remove(actor: Actor, id: string): Promise<void> {
+      if (id === actor.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      await db.transaction(async (tx) => {
+        const before = await findUserById(tx, id);
+        if (!before || !(await deleteUser(tx, id))) throw notFound(userMessages.notFound);
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.userDelete,
+          targetType: AUDIT_TARGET_TYPES.user,
+          targetId: id,
+          before: toUserAuditSnapshot(before),
+          after: null,
+        });
+      });
     },
   };
 }

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const strongSecret = 'a-very-long-random-secret-value-0123456789abcdef';
+
+function dataDir() {
+  return mkdtempSync(path.join(tmpdir(), 'dp-config-'));
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults in local', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config.environment).toBe('local');
+    expect(config.port).toBe(8000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.accessTokenExpireMinutes).toBe(60 * 24 * 8);
+    expect(config.smtp).toBeUndefined();
+    expect(config.firstSuperuser).toBe('admin@example.com');
+  });
+
+  it('keeps data at the repository root unless DATA_DIR says otherwise, relative to where npm was run', () => {
+    const repoRoot = path.resolve(import.meta.dirname, '../../..');
+    expect(loadConfig({ SECRET_KEY: strongSecret }).dataDir).toBe(path.join(repoRoot, 'data'));
+    expect(loadConfig({ SECRET_KEY: strongSecret, DATA_DIR: 'store', INIT_CWD: '/srv/app' }).dataDir).toBe(
+      '/srv/app/store',
+    );
+  });
+
+  it('generates a local secret once and keeps it under DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(second.secretKey).toBe(first.secretKey);
+    expect(readFileSync(path.join(dir, '.secret_key'), 'utf8')).toBe(first.secretKey);
+  });
+
+  it.each(['staging', 'production'])('refuses a missing or default SECRET_KEY in %s', (environment) => {
+    const base = { ENVIRONMENT: environment, FIRST_SUPERUSER_PASSWORD: 'a-real-password', SMTP_HOST: 'smtp.test' };
+    expect(() => loadConfig(base)).toThrow(/SECRET_KEY/);
+    expect(() => loadConfig({ ...base, SECRET_KEY: 'changethis' })).toThrow(/SECRET_KEY/);
+    expect(() => loadConfig({ ...base, SECRET_KEY: 'short' })).toThrow(/at least 32/);
+    expect(loadConfig({ ...base, SECRET_KEY: strongSecret }).secretKey).toBe(strongSecret);
+  });
+
+  it('refuses a default first-superuser password outside local', () => {
+    const base = { ENVIRONMENT: 'staging', SECRET_KEY: strongSecret };
+    expect(() => loadConfig(base)).toThrow(/FIRST_SUPERUSER_PASSWORD/);
+    expect(() => loadConfig({ ...base, FIRST_SUPERUSER_PASSWORD: 'changethis' })).toThrow(/FIRST_SUPERUSER_PASSWORD/);
+  });
+
+  it('requires SMTP in production so recovery links never go to the log', () => {
+    const base = { ENVIRONMENT: 'production', SECRET_KEY: strongSecret, FIRST_SUPERUSER_PASSWORD: 'a-real-password' };
+    expect(() => loadConfig(base)).toThrow(/SMTP_HOST/);
+    expect(loadConfig({ ...base, SMTP_HOST: 'smtp.test' }).smtp?.host).toBe('smtp.test');
+  });
+
+  it('lists every invalid variable in one clear error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', ENVIRONMENT: 'dev', DATABASE_URL: 'mysql://x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/ENVIRONMENT/);
+    expect(message).toMatch(/DATABASE_URL/);
+  });
+
+  it('parses SMTP flags and strips the trailing slash of FRONTEND_HOST', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      SMTP_HOST: 'mail.test',
+      SMTP_PORT: '465',
+      SMTP_SSL: 'true',
+      SMTP_TLS: 'false',
+      FRONTEND_HOST: 'https://app.example.com/',
+    });
+    expect(config.smtp).toMatchObject({ host: 'mail.test', port: 465, ssl: true, tls: false });
+    expect(config.frontendHost).toBe('https://app.example.com');
+  });
+});

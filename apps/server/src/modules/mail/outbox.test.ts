@@ -1,0 +1,247 @@
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestClock,
+  createTestContext,
+  createUser,
+  loginRequest,
+  openTestDatabase,
+  type TestContext,
+} from '../../../test/harness.js';
+import { isRecoveryMailTo, resetTokenFrom } from '../../../test/mail.js';
+import { waitUntil } from '../../../test/wait.js';
+import { buildApp } from '../../app.js';
+import { outbox, users } from '../../db/schema/index.js';
+import { enqueueMail } from './outbox.repository.js';
+
+const MAX_ATTEMPTS = 4;
+const RETRY_BASE_MS = 1000;
+const HOUR = 3_600_000;
+
+describe('outbox', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: { outbox: { pollIntervalMs: 30, maxAttempts: MAX_ATTEMPTS, retryBaseMs: RETRY_BASE_MS } },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  const recover = (email: string) =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1/password-recovery/${encodeURIComponent(email)}` });
+
+  async function rowFor(recipient: string) {
+    const [row] = await ctx.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, recipient))
+      .orderBy(desc(outbox.id))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Waits until the worker has tried the newest mail to `recipient` at least `attempts` times, then
+   * joins the worker's run so that attempt has settled (the test clock stands still, so no further
+   * attempt starts by itself).
+   */
+  async function afterAttempts(recipient: string, attempts: number) {
+    await waitUntil(async () => ((await rowFor(recipient))?.attempts ?? 0) >= attempts, {
+      what: `${attempts} delivery attempts to ${recipient}`,
+    });
+    await ctx.app.outbox.drain();
+    return (await rowFor(recipient))!;
+  }
+
+  it('writes the mail row in the transaction of its cause: a failed sign-up leaves no row and sends nothing', async () => {
+    // Fails the sign-up transaction at COMMIT, after the user and its welcome mail were written.
+    await ctx.database.db.execute(sql`
+      CREATE FUNCTION test_refuse_doomed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.email LIKE 'doomed%' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await ctx.database.db.execute(sql`
+      CREATE CONSTRAINT TRIGGER test_refuse_doomed AFTER INSERT ON users
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_doomed()`);
+
+    const body = { password: 'long-enough-1', confirm_password: 'long-enough-1', full_name: 'Doomed Person' };
+    const failed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/signup',
+      payload: { ...body, email: 'doomed@example.com' },
+    });
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toEqual({ detail: 'Internal Server Error' });
+    expect(await ctx.database.db.select().from(users).where(eq(users.email, 'doomed@example.com'))).toHaveLength(0);
+    expect(await rowFor('doomed@example.com')).toBeUndefined();
+
+    const succeeded = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/signup',
+      payload: { ...body, email: 'spared@example.com' },
+    });
+    expect(succeeded.statusCode).toBe(201);
+    expect(await rowFor('spared@example.com')).toBeDefined();
+    await ctx.smtp.waitFor((mail) => mail.to.includes('spared@example.com'));
+    // The outbox sends in order, so the doomed mail would have arrived first had it been queued.
+    expect(ctx.smtp.received.flatMap((mail) => mail.to)).not.toContain('doomed@example.com');
+  });
+
+  it('rolls the recovery mail back with a recovery that fails to commit', async () => {
+    const user = await createUser(ctx);
+    await ctx.database.db.execute(
+      sql.raw(`
+      CREATE FUNCTION test_refuse_reset_token() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.user_id = '${user.id}' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$`),
+    );
+    await ctx.database.db.execute(sql`
+      CREATE CONSTRAINT TRIGGER test_refuse_reset_token AFTER INSERT ON password_reset_tokens
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_reset_token()`);
+    const response = await recover(user.email);
+    expect(response.statusCode).toBe(500);
+    expect(await rowFor(user.email)).toBeUndefined();
+  });
+
+  it('keeps a mail while SMTP refuses it, then delivers it exactly once', async () => {
+    const user = await createUser(ctx);
+    ctx.smtp.state.accepting = false;
+    try {
+      expect((await recover(user.email)).statusCode).toBe(200);
+      const first = await afterAttempts(user.email, 1);
+      expect(first).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(first.lastError).toMatch(/451|unavailable/i);
+
+      ctx.clock.advance(RETRY_BASE_MS);
+      const second = await afterAttempts(user.email, 2);
+      expect(second).toMatchObject({ status: 'pending', attempts: 2 });
+      // Backing off: the next try is in the future.
+      expect(second.nextAttemptAt.getTime()).toBeGreaterThan(ctx.clock.now().getTime());
+      expect(ctx.smtp.received.filter(isRecoveryMailTo(user.email))).toHaveLength(0);
+    } finally {
+      ctx.smtp.state.accepting = true;
+    }
+
+    ctx.clock.advance(10 * RETRY_BASE_MS);
+    const mail = await ctx.smtp.waitFor(isRecoveryMailTo(user.email));
+    const sent = await afterAttempts(user.email, 3);
+    expect(sent).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(sent.sentAt).not.toBeNull();
+
+    // The delayed link works.
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reset-password/',
+      payload: { token: resetTokenFrom(ctx, mail.text), new_password: 'after-the-outage-1' },
+    });
+    expect(reset.statusCode).toBe(200);
+
+    // Nothing sends it again: more time, more polls, several drains at once.
+    ctx.clock.advance(24 * HOUR);
+    await Promise.all([ctx.app.outbox.drain(), ctx.app.outbox.drain(), ctx.app.outbox.drain()]);
+    await ctx.app.outbox.drain();
+    expect(ctx.smtp.received.filter(isRecoveryMailTo(user.email))).toHaveLength(1);
+    expect((await rowFor(user.email))?.status).toBe('sent');
+  });
+
+  it('marks a mail failed after the last attempt and stops trying', async () => {
+    const user = await createUser(ctx);
+    ctx.smtp.state.accepting = false;
+    try {
+      expect((await recover(user.email)).statusCode).toBe(200);
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+        const row = await afterAttempts(user.email, attempt);
+        expect(row.attempts).toBe(attempt);
+        expect(row.status).toBe(attempt < MAX_ATTEMPTS ? 'pending' : 'failed');
+        ctx.clock.advance(HOUR);
+      }
+    } finally {
+      ctx.smtp.state.accepting = true;
+    }
+    await ctx.app.outbox.drain();
+    ctx.clock.advance(HOUR);
+    await ctx.app.outbox.drain();
+    const row = await rowFor(user.email);
+    expect(row?.status).toBe('failed');
+    expect(row?.attempts).toBe(MAX_ATTEMPTS);
+    expect(ctx.smtp.received.filter(isRecoveryMailTo(user.email))).toHaveLength(0);
+  });
+
+  it('lets two server instances drain one outbox without sending any mail twice', async () => {
+    const second = await buildApp(ctx.config, { database: ctx.database, clock: ctx.clock });
+    await second.ready();
+    try {
+      const recipients = Array.from({ length: 30 }, (_, i) => `batch-${i}@example.com`);
+      await ctx.database.db.transaction(async (tx) => {
+        for (const to of recipients) await enqueueMail(tx, { to, subject: 'Batch mail', text: `Hello ${to}` });
+      });
+      await Promise.all([ctx.app.outbox.drain(), second.outbox.drain(), ctx.app.outbox.drain(), second.outbox.drain()]);
+      await waitUntil(
+        async () => {
+          const rows = await ctx.database.db.select().from(outbox).where(inArray(outbox.recipient, recipients));
+          return rows.every((row) => row.status === 'sent') || undefined;
+        },
+        { what: 'the batch to be sent' },
+      );
+      for (const to of recipients) {
+        expect(
+          ctx.smtp.received.filter((mail) => mail.to.includes(to)),
+          to,
+        ).toHaveLength(1);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('outbox without SMTP_HOST', () => {
+  it('writes mails to the log, where a local user finds the recovery link', async () => {
+    const smtpCtx = await createTestContext();
+    const database = await openTestDatabase();
+    const lines: string[] = [];
+    const clock = createTestClock(new Date());
+    const app = await buildApp(
+      { ...smtpCtx.config, smtp: undefined, logLevel: 'info' },
+      { database, clock, logStream: { write: (line) => void lines.push(line) } },
+    );
+    try {
+      await app.ready();
+      const user = await createUser({ ...smtpCtx, app, database, clock });
+      const response = await app.inject({ method: 'POST', url: `/api/v1/password-recovery/${user.email}` });
+      expect(response.statusCode).toBe(200);
+
+      const entry = await waitUntil(
+        () =>
+          lines
+            .map((line) => JSON.parse(line) as { msg?: string; mail?: { to: string; subject: string } })
+            .find((record) => record.mail?.to === user.email),
+        { what: 'the mail in the log' },
+      );
+      expect(entry.mail?.subject).toContain('Password recovery');
+      const token = resetTokenFrom(smtpCtx, entry.msg ?? '');
+      await waitUntil(async () => {
+        const [row] = await database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+        return row?.status === 'sent';
+      });
+      expect(smtpCtx.smtp.received).toHaveLength(0);
+      // Secrets in requests stay out of the log; the mail itself is there on purpose.
+      expect(lines.join('\n')).not.toContain(user.password);
+
+      const reset = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reset-password/',
+        payload: { token, new_password: 'from-the-log-1' },
+      });
+      expect(reset.statusCode).toBe(200);
+      expect((await loginRequest({ ...smtpCtx, app }, user.email, 'from-the-log-1')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await database.drop();
+      await smtpCtx.close();
+    }
+  });
+});

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ALL_PERMISSIONS,
+  DOWNLOAD_ROLE_PREFIX,
+  PERMISSIONS,
+  userMessages,
+  type PermissionName,
+} from '@dataplatform/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRole } from '../../test/authz-fixtures.js';
+import { createTestContext, createUser, type TestContext, type TestUser } from '../../test/harness.js';
+import type { Access } from './auth.js';
+import { ACCESS_EXTENSION, API_PREFIX } from './swagger.js';
+
+/**
+ * The access matrix: every operation of the OpenAPI document, called by an anonymous caller, a
+ * plain user, a user holding exactly the needed permission through a role, a user holding every
+ * permission but that one, and a superuser. Each must get 401 / 403 / through as its declared access
+ * level says. Routes added by any area are walked as soon as they are registered; the lists below
+ * are the only places that name operations, and they must be edited on purpose.
+ */
+
+/** Operations anyone may call without a token. A route declared `public` and not listed here fails. */
+const PUBLIC_OPERATIONS = new Set([
+  'POST /api/v1/login/access-token',
+  'POST /api/v1/password-recovery/{email}',
+  'POST /api/v1/reset-password/',
+  'POST /api/v1/users/signup',
+]);
+
+/**
+ * Operations any signed-in user may call, with no permission. A route declared `user` and not
+ * listed here (or in RESOURCE_SCOPED) fails: an admin route that "forgot" its permission shows up.
+ */
+const SIGNED_IN_OPERATIONS = new Set([
+  'POST /api/v1/login/test-token',
+  'POST /api/v1/logout',
+  'GET /api/v1/users/me',
+  'PATCH /api/v1/users/me',
+  'DELETE /api/v1/users/me',
+  'PATCH /api/v1/users/me/password',
+]);
+
+/**
+ * Operations open to signed-in users at the route but guarded per resource in the service: a plain
+ * user asking for someone else's resource gets 403, and `grant` says what makes it allowed.
+ */
+type Grant = { permission: PermissionName } | { role: (params: Record<string, string>) => string };
+const RESOURCE_SCOPED: Record<string, { grant: Grant; why: string }> = {
+  'GET /api/v1/users/{user_id}': {
+    grant: { permission: PERMISSIONS.usersRead },
+    why: 'anyone reads their own record; other records need users:read',
+  },
+  'GET /api/v1/files/download/{filename}': {
+    grant: { role: (params) => `${DOWNLOAD_ROLE_PREFIX}${params.filename}` },
+    why: 'a file needs the role download_{filename}',
+  },
+};
+
+/** Answers fixed by a business rule rather than access, with the reason. */
+const RULE_OUTCOMES: Record<string, { superuser?: number; why: string }> = {
+  'DELETE /api/v1/users/me': { superuser: 403, why: 'superusers may not delete themselves' },
+};
+
+type Persona =
+  'anonymous' | 'plain user' | 'holder of the needed grant' | 'holder of every other permission' | 'superuser';
+
+interface Operation {
+  key: string;
+  method: string;
+  path: string;
+  access: Access | undefined;
+  pathParams: { name: string; format: string | undefined }[];
+  hasBody: boolean;
+}
+
+interface OpenApiOperation {
+  [ACCESS_EXTENSION]?: Access;
+  parameters?: { in: string; name: string; schema?: { format?: string } }[];
+  requestBody?: unknown;
+}
+
+function operationsOf(document: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase(),
+      path,
+      access: operation[ACCESS_EXTENSION],
+      pathParams: (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'path')
+        .map((parameter) => ({ name: parameter.name, format: parameter.schema?.format })),
+      hasBody: operation.requestBody !== undefined,
+    })),
+  );
+}
+
+/** What is wrong with the declared access levels, as messages; empty when all is well. */
+function accessViolations(operations: Operation[]): string[] {
+  const violations: string[] = [];
+  const keys = new Set(operations.map((operation) => operation.key));
+  for (const operation of operations) {
+    const { key, access } = operation;
+    if (!key.split(' ')[1]!.startsWith(`${API_PREFIX}/`)) violations.push(`${key} is outside ${API_PREFIX}`);
+    if (access === undefined) {
+      violations.push(`${key} declares no access level in the OpenAPI document`);
+    } else if (access === 'public') {
+      if (!PUBLIC_OPERATIONS.has(key)) {
+        violations.push(`${key} is public but not in PUBLIC_OPERATIONS: guard it, or list it if anyone may call it`);
+      }
+    } else if (access === 'user') {
+      if (!SIGNED_IN_OPERATIONS.has(key) && !(key in RESOURCE_SCOPED)) {
+        violations.push(
+          `${key} is open to every signed-in user but not in SIGNED_IN_OPERATIONS: give it a permission, or list it`,
+        );
+      }
+    } else if (!ALL_PERMISSIONS.includes(access.permission)) {
+      violations.push(`${key} needs "${access.permission}", which is not in ALL_PERMISSIONS`);
+    }
+  }
+  for (const key of [...PUBLIC_OPERATIONS, ...SIGNED_IN_OPERATIONS, ...Object.keys(RESOURCE_SCOPED)]) {
+    if (!keys.has(key)) violations.push(`${key} is listed but no longer exists`);
+  }
+  return violations;
+}
+
+const ctx: TestContext = await createTestContext();
+afterAll(() => ctx.close());
+
+const openApi = await ctx.app.inject(`${API_PREFIX}/openapi.json`);
+const operations = operationsOf(openApi.json());
+
+describe('declared access levels', () => {
+  it('the document lists the operations of every area', () => {
+    expect(operations.length).toBeGreaterThan(30);
+    expect(operations.map((operation) => operation.key)).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/users/',
+        'PUT /api/v1/authorization/user/{user_id}/roles',
+        'GET /api/v1/audit/',
+        'GET /api/v1/files/download/{filename}',
+      ]),
+    );
+  });
+
+  it('every operation declares one, public and open-to-all ones are listed on purpose', () => {
+    expect(accessViolations(operations)).toEqual([]);
+  });
+
+  it('flags a new route that is public, or open to any user, without being listed', () => {
+    const added: Operation[] = [
+      {
+        key: 'DELETE /api/v1/things/{id}',
+        method: 'DELETE',
+        path: '',
+        access: 'public',
+        pathParams: [],
+        hasBody: false,
+      },
+      { key: 'POST /api/v1/things/', method: 'POST', path: '', access: 'user', pathParams: [], hasBody: true },
+      { key: 'GET /api/v1/things/', method: 'GET', path: '', access: undefined, pathParams: [], hasBody: false },
+    ];
+    const violations = accessViolations([...operations, ...added]);
+    expect(violations).toHaveLength(3);
+    expect(violations[0]).toContain('DELETE /api/v1/things/{id} is public but not in PUBLIC_OPERATIONS');
+    expect(violations[1]).toContain('POST /api/v1/things/ is open to every signed-in user');
+    expect(violations[2]).toContain('GET /api/v1/things/ declares no access level');
+  });
+});
+
+/** A request that passes no guard by accident: made-up ids, an empty JSON body. */
+async function call(operation: Operation, params: Record<string, string>, user: TestUser | undefined) {
+  const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+  return ctx.app.inject({
+    method: operation.method as 'GET',
+    url,
+    headers: user?.headers ?? {},
+    ...(operation.hasBody ? { payload: {} } : {}),
+  });
+}
+
+function paramsFor(operation: Operation): Record<string, string> {
+  return Object.fromEntries(
+    operation.pathParams.map((param) => [
+      param.name,
+      param.format === 'uuid' ? randomUUID() : param.format === 'email' ? 'nobody@example.com' : 'nonexistent',
+    ]),
+  );
+}
+
+function describeResponse(response: LightMyRequestResponse) {
+  return `${response.statusCode} ${response.body.slice(0, 200)}`;
+}
+
+function expectThrough(response: LightMyRequestResponse) {
+  expect([401, 403], describeResponse(response)).not.toContain(response.statusCode);
+  expect(response.statusCode, describeResponse(response)).toBeLessThan(500);
+}
+
+function expectStatus(response: LightMyRequestResponse, status: number) {
+  expect(response.statusCode, describeResponse(response)).toBe(status);
+  if (status === 401 || status === 403) expect(response.json()).toHaveProperty('detail');
+}
+
+describe.each(operations.filter((operation) => operation.access !== undefined))('$key', (operation) => {
+  const access = operation.access!;
+  const scoped = RESOURCE_SCOPED[operation.key];
+  const rule = RULE_OUTCOMES[operation.key];
+  const neededPermission = typeof access === 'object' ? access.permission : undefined;
+
+  /** Fresh users for each case: some operations sign out or delete their caller. */
+  async function persona(kind: Persona, params: Record<string, string>): Promise<TestUser | undefined> {
+    switch (kind) {
+      case 'anonymous':
+        return undefined;
+      case 'plain user':
+        return createUser(ctx);
+      case 'superuser':
+        return createUser(ctx, { isSuperuser: true });
+      case 'holder of the needed grant': {
+        const user = await createUser(ctx);
+        const grant = scoped?.grant ?? (neededPermission ? { permission: neededPermission } : undefined);
+        if (grant && 'permission' in grant) await createRole(ctx, { grants: [grant.permission], userIds: [user.id] });
+        if (grant && 'role' in grant) await createRole(ctx, { name: grant.role(params), userIds: [user.id] });
+        return user;
+      }
+      case 'holder of every other permission': {
+        const user = await createUser(ctx);
+        const others = ALL_PERMISSIONS.filter((permission) => permission !== neededPermission);
+        await createRole(ctx, { grants: others, userIds: [user.id] });
+        return user;
+      }
+    }
+  }
+
+  async function callAs(kind: Persona) {
+    const params = paramsFor(operation);
+    return call(operation, params, await persona(kind, params));
+  }
+
+  if (access === 'public') {
+    it.each(['anonymous', 'plain user', 'superuser'] as const)('lets %s through', async (kind) => {
+      expectThrough(await callAs(kind));
+    });
+    return;
+  }
+
+  it('answers 401 to an anonymous caller', async () => {
+    const response = await callAs('anonymous');
+    expectStatus(response, 401);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('answers 401 to a made-up token', async () => {
+    const params = paramsFor(operation);
+    const forged = { id: '', email: '', password: '', token: 'x', headers: { authorization: 'Bearer not.a.token' } };
+    expectStatus(await call(operation, params, forged), 401);
+  });
+
+  if (neededPermission || scoped) {
+    it('answers 403 to a plain user', async () => {
+      expectStatus(await callAs('plain user'), 403);
+    });
+    it(`lets through a user holding exactly ${neededPermission ?? 'the grant'} through a role`, async () => {
+      expectThrough(await callAs('holder of the needed grant'));
+    });
+  } else {
+    it('lets a plain user through', async () => {
+      expectThrough(await callAs('plain user'));
+    });
+  }
+
+  if (neededPermission) {
+    it(`answers 403 to a user holding every permission but ${neededPermission}`, async () => {
+      const response = await callAs('holder of every other permission');
+      expectStatus(response, 403);
+      expect(response.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+    });
+  }
+
+  it(
+    rule?.superuser ? `answers ${rule.superuser} to a superuser (${rule.why})` : 'lets a superuser through',
+    async () => {
+      const response = await callAs('superuser');
+      if (rule?.superuser) expectStatus(response, rule.superuser);
+      else expectThrough(response);
+    },
+  );
+});

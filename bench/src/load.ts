@@ -1,0 +1,91 @@
+import autocannon from 'autocannon';
+import type { TargetStats } from './protocol.js';
+import type { BenchSettings } from './settings.js';
+import type { TargetProcess } from './target-process.js';
+
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+}
+
+export interface LoadResult {
+  /** 2xx answers per second of the measured window; anything else is counted as a failure below. */
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  connections: number;
+}
+
+async function fire(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: spec.url,
+    method: spec.method,
+    headers: spec.headers,
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+    connections: spec.connections,
+    pipelining: 1,
+    duration: seconds,
+  });
+}
+
+export interface Measurement {
+  load: LoadResult;
+  stats: TargetStats;
+  /** The idle probe's loop over the same window: the machine's own noise. */
+  noise: TargetStats;
+}
+
+/**
+ * Warm-up, then the measured window. The target's peak RSS spans both, its loop delay the window
+ * only, watched alongside the idle probe's.
+ */
+export async function measure(
+  target: TargetProcess,
+  probe: TargetProcess,
+  spec: LoadSpec,
+  settings: BenchSettings,
+): Promise<Measurement> {
+  target.send({ type: 'reset-peak-rss' });
+  await fire(spec, settings.warmupSeconds);
+  target.send({ type: 'reset-loop-delay' });
+  probe.send({ type: 'reset-loop-delay' });
+  const result = await fire(spec, settings.durationSeconds);
+  target.send({ type: 'report' });
+  probe.send({ type: 'report' });
+  const [{ stats }, { stats: noise }] = await Promise.all([target.next('report'), probe.next('report')]);
+  const seconds = result.duration > 0 ? result.duration : settings.durationSeconds;
+  return {
+    load: {
+      requestsPerSecond: result['2xx'] / seconds,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      ok: result['2xx'],
+      non2xx: result.non2xx,
+      errors: result.errors,
+      seconds,
+      connections: spec.connections,
+    },
+    stats,
+    noise,
+  };
+}
+
+/** One request before the load, so a broken setup fails loudly instead of benchmarking 401s. */
+export async function checkOnce(spec: LoadSpec, expect: (body: unknown) => boolean): Promise<void> {
+  const response = await fetch(spec.url, {
+    method: spec.method,
+    headers: spec.headers,
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.status !== 200 || !expect(body)) {
+    throw new Error(`${spec.method} ${spec.url} answered ${response.status} ${JSON.stringify(body)}`);
+  }
+}

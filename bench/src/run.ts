@@ -1,0 +1,237 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUser } from './fixture.js';
+import { checkOnce, measure, type LoadSpec, type Measurement } from './load.js';
+import type { HashRunResult } from './protocol.js';
+import { formatChecks, formatDiagnosis, formatResults, hashResult, httpResult, type ScenarioResult } from './report.js';
+import { loadSettings, type BenchSettings } from './settings.js';
+import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
+import { checkTargets } from './targets-check.js';
+
+/**
+ * `npm run bench`: the floor, our users/me, our login and the raw argon2id rate, one after another
+ * against one fresh database on one PostgreSQL server, each target in a process of its own.
+ */
+
+const out = (text = '') => process.stdout.write(`${text}\n`);
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+function hasEmail(email: string) {
+  return (body: unknown) => typeof body === 'object' && body !== null && (body as { email?: unknown }).email === email;
+}
+
+interface Runs {
+  floor?: Measurement;
+  usersMe?: Measurement;
+  login?: Measurement;
+  hash?: HashRunResult;
+}
+
+interface ScenarioContext {
+  settings: BenchSettings;
+  databaseUrl: string;
+  probe: TargetProcess;
+}
+
+/** A fresh server process per scenario, so each peak RSS is that scenario's own. */
+async function httpScenario(
+  context: ScenarioContext,
+  scenario: string,
+  target: TargetName,
+  specFor: (port: number) => LoadSpec,
+  expect: (body: unknown) => boolean,
+): Promise<Measurement> {
+  const child = startTarget(target, { scenario, env: { BENCH_TARGET_DATABASE_URL: context.databaseUrl } });
+  try {
+    const { port } = await child.next('ready');
+    const spec = specFor(port);
+    await checkOnce(spec, expect);
+    return await measure(child, context.probe, spec, context.settings);
+  } finally {
+    await child.stop();
+  }
+}
+
+async function hashScenario(settings: BenchSettings): Promise<HashRunResult> {
+  const hasher = startTarget('argon2-hasher', {
+    scenario: 'argon2id',
+    env: {},
+    args: [
+      JSON.stringify({
+        warmupSeconds: settings.warmupSeconds,
+        seconds: settings.durationSeconds,
+        concurrency: settings.hashConcurrency,
+      }),
+    ],
+  });
+  const timeoutMs = (settings.warmupSeconds + settings.durationSeconds) * 1000 + 60_000;
+  try {
+    return (await hasher.next('hash-result', timeoutMs)).result;
+  } finally {
+    await hasher.stop();
+  }
+}
+
+async function runScenarios(settings: BenchSettings, database: BenchDatabase, user: BenchUser): Promise<Runs> {
+  const selected = new Set(settings.scenarios);
+  const bearer = { authorization: `Bearer ${user.token}` };
+  const probe = startTarget('idle-probe', { env: {} });
+  await probe.next('ready');
+  const context: ScenarioContext = { settings, databaseUrl: database.url, probe };
+  const runs: Runs = {};
+
+  if (selected.has('floor')) {
+    out(`floor: bare Fastify + jose + pg, ${settings.connections} connections ...`);
+    runs.floor = await httpScenario(
+      context,
+      'floor',
+      'floor-server',
+      (port) => ({
+        url: `http://127.0.0.1:${port}/me`,
+        method: 'GET',
+        headers: bearer,
+        connections: settings.connections,
+      }),
+      hasEmail(user.email),
+    );
+  }
+
+  if (selected.has('users-me')) {
+    out(`GET /api/v1/users/me, ${settings.connections} connections ...`);
+    runs.usersMe = await httpScenario(
+      context,
+      'users-me',
+      'app-server',
+      (port) => ({
+        url: `http://127.0.0.1:${port}/api/v1/users/me`,
+        method: 'GET',
+        headers: bearer,
+        connections: settings.connections,
+      }),
+      hasEmail(user.email),
+    );
+  }
+
+  if (selected.has('login')) {
+    out(`POST /api/v1/login/access-token, ${settings.loginConnections} connections ...`);
+    runs.login = await httpScenario(
+      context,
+      'login',
+      'app-server',
+      (port) => ({
+        url: `http://127.0.0.1:${port}/api/v1/login/access-token`,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: user.email, password: user.password }).toString(),
+        connections: settings.loginConnections,
+      }),
+      (body) => typeof (body as { access_token?: unknown } | undefined)?.access_token === 'string',
+    );
+  }
+
+  if (selected.has('argon2id')) {
+    out(`argon2id raw hash rate, ${settings.hashConcurrency} at once ...`);
+    runs.hash = await hashScenario(settings);
+  }
+
+  await probe.stop();
+  return runs;
+}
+
+function toResults(runs: Runs): ScenarioResult[] {
+  const floorRate = runs.floor?.load.requestsPerSecond ?? 0;
+  const results: ScenarioResult[] = [];
+  if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + jose + pg', runs.floor, floorRate));
+  if (runs.usersMe) results.push(httpResult('users-me', 'GET /api/v1/users/me', runs.usersMe, floorRate));
+  if (runs.login) results.push(httpResult('login', 'POST /api/v1/login/access-token', runs.login, floorRate));
+  if (runs.hash) results.push(hashResult(runs.hash));
+  return results;
+}
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  const loadText = (load: number[]) => load.map((value) => value.toFixed(2)).join(' ');
+  out(
+    `bench ${startedAt.toISOString()}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}`,
+  );
+  out(
+    `${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up; load average before: ${loadText(loadBefore)}`,
+  );
+
+  const database = await createBenchDatabase(settings.databaseUrl);
+  let interrupted = false;
+  const stopOnSignal = () => {
+    // Ctrl-C reaches us twice (from the terminal and relayed by tsx): a second default SIGINT would
+    // kill the process before the database is dropped.
+    if (interrupted) return;
+    interrupted = true;
+    out('\ninterrupted: stopping targets and dropping the bench database');
+    void stopAllTargets()
+      .then(() => database.drop())
+      .finally(() => process.exit(130));
+  };
+  process.on('SIGINT', stopOnSignal);
+  process.on('SIGTERM', stopOnSignal);
+
+  let runs: Runs;
+  try {
+    const user = await createBenchUser(database.url);
+    runs = await runScenarios(settings, database, user);
+  } finally {
+    await stopAllTargets();
+    await database.drop();
+  }
+  const loadAfter = os.loadavg();
+  const results = toResults(runs);
+  const checks = checkTargets(runs);
+
+  out();
+  out(formatResults(results));
+  if (checks.length > 0) {
+    out();
+    out(formatChecks(checks));
+  }
+  out();
+  out(formatDiagnosis(results));
+  const failed = results.filter((result) => result.failures > 0);
+  if (failed.length > 0) {
+    out(`\nWARNING: non-2xx answers or socket errors in: ${failed.map((result) => result.label).join(', ')}`);
+  }
+  if (results.some((result) => !result.target.peakRssSinceReset)) {
+    out('* the kernel did not reset VmHWM for this target: its peak RSS covers its whole life');
+  }
+  out(`load average after: ${loadText(loadAfter)}`);
+
+  const resultsDir = new URL('../results/', import.meta.url);
+  mkdirSync(resultsDir, { recursive: true });
+  const file = new URL(`bench-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`, resultsDir);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      totalMemoryBytes: os.totalmem(),
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAfter,
+      node: process.version,
+      postgres: database.serverVersion,
+    },
+    settings: { ...settings, databaseUrl: withoutPassword(settings.databaseUrl) },
+    results,
+    targets: checks,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  out(`results: ${file.pathname}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+/** What a run measures and for how long; every knob is an environment variable. */
+export const SCENARIOS = ['floor', 'users-me', 'login', 'argon2id'] as const;
+export type ScenarioId = (typeof SCENARIOS)[number];
+
+export interface BenchSettings {
+  /** All by default; BENCH_SCENARIOS=users-me,floor narrows a run while investigating. */
+  scenarios: ScenarioId[];
+  /** A role that may create databases; the run makes its own database there and drops it after. */
+  databaseUrl: string;
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** autocannon connections for the floor and users/me. */
+  connections: number;
+  /** autocannon connections for login: more than the hashing threads, so none of them ever idles. */
+  loginConnections: number;
+  /** Parallel hashes in the raw argon2id run: the size of the libuv pool the server hashes on. */
+  hashConcurrency: number;
+}
+
+const DEFAULT_DATABASE_URL = 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
+/** libuv's default pool size; UV_THREADPOOL_SIZE changes it for the servers and the hasher alike. */
+const LIBUV_DEFAULT_POOL_SIZE = 4;
+
+function positiveNumber(name: string, fallback: number, integer: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  }
+  return value;
+}
+
+function scenariosFromEnv(): ScenarioId[] {
+  const raw = process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return [...SCENARIOS];
+  const wanted = raw.split(',').map((name) => name.trim());
+  const unknown = wanted.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
+  }
+  return SCENARIOS.filter((id) => wanted.includes(id));
+}
+
+export function loadSettings(): BenchSettings {
+  return {
+    scenarios: scenariosFromEnv(),
+    databaseUrl: process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL,
+    durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', 10, false),
+    warmupSeconds: positiveNumber('BENCH_WARMUP_SECONDS', 3, false),
+    connections: positiveNumber('BENCH_CONNECTIONS', 32, true),
+    loginConnections: positiveNumber('BENCH_LOGIN_CONNECTIONS', 16, true),
+    hashConcurrency: positiveNumber('UV_THREADPOOL_SIZE', LIBUV_DEFAULT_POOL_SIZE, true),
+  };
+}

@@ -1,0 +1,20 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '@dataplatform/server/src/app.js';
+import { openPostgres } from '@dataplatform/server/src/db/client.js';
+import { benchAppConfig, requiredEnv } from '../app-config.js';
+import { send, startTargetRuntime } from './target-runtime.js';
+
+/** Our real server as server.ts builds it (pool of 10, same plugins), minus migrations and seeding. */
+const databaseUrl = requiredEnv('BENCH_TARGET_DATABASE_URL');
+const database = openPostgres(databaseUrl, {
+  onIdleClientError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+});
+const app = await buildApp(benchAppConfig(databaseUrl), { database });
+startTargetRuntime({
+  close: async () => {
+    await app.close();
+    await database.close();
+  },
+});
+await app.listen({ host: '127.0.0.1', port: 0 });
+await send({ type: 'ready', port: (app.server.address() as AddressInfo).port });

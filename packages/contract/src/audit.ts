@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { PaginationQuerySchema, pageOf } from './common.js';
+
+/**
+ * What the audit log records. Other areas add theirs here (`tenant.create`, `plan.update`, ...); the
+ * column is free text so a new action needs no migration.
+ */
+export const AUDIT_ACTIONS = {
+  userCreate: 'user.create',
+  userUpdate: 'user.update',
+  userDelete: 'user.delete',
+  roleCreate: 'role.create',
+  roleUpdate: 'role.update',
+  roleDelete: 'role.delete',
+  permissionCreate: 'permission.create',
+  permissionUpdate: 'permission.update',
+  permissionDelete: 'permission.delete',
+  userRoleAdd: 'user.role.add',
+  userRolesReplace: 'user.roles.replace',
+  rolePermissionAdd: 'role.permission.add',
+  rolePermissionsReplace: 'role.permissions.replace',
+  fileDownload: 'file.download',
+} as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+
+export const AUDIT_TARGET_TYPES = {
+  user: 'user',
+  role: 'role',
+  permission: 'permission',
+  file: 'file',
+} as const;
+
+const JsonObjectSchema = z.record(z.string(), z.unknown());
+
+/** One row of the audit log: who did what to which thing, from where, and when. */
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  actor_id: z.uuid().nullable(),
+  actor_email: z.string().nullable(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  before: JsonObjectSchema.nullable(),
+  after: JsonObjectSchema.nullable(),
+  ip: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditEntriesSchema = pageOf(AuditEntrySchema);
+export type AuditEntries = z.infer<typeof AuditEntriesSchema>;
+
+/** `GET /audit/`: newest first; every filter is optional and they combine with AND. */
+export const AuditQuerySchema = PaginationQuerySchema.extend({
+  actor_id: z.uuid({ error: 'Invalid id' }).optional(),
+  target_type: z.string().trim().min(1).max(100).optional(),
+  target_id: z.string().trim().min(1).max(200).optional(),
+  action: z.string().trim().min(1).max(100).optional(),
+});
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;

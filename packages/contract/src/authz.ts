@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { pageOf } from './common.js';
+
+export const ROLE_NAME_MAX_LENGTH = 100;
+export const PERMISSION_NAME_MAX_LENGTH = 100;
+export const DESCRIPTION_MAX_LENGTH = 500;
+/** Most ids one PUT of an assignment set may carry. */
+export const ASSIGNMENT_SET_MAX = 1000;
+
+/** A role whose name starts with this grants the download of the file named by the rest. */
+export const DOWNLOAD_ROLE_PREFIX = 'download_';
+
+export const authzMessages = {
+  roleNameRequired: 'Role name is required',
+  roleNameTooLong: `Role name must be at most ${ROLE_NAME_MAX_LENGTH} characters`,
+  permissionNameRequired: 'Permission name is required',
+  permissionNameTooLong: `Permission name must be at most ${PERMISSION_NAME_MAX_LENGTH} characters`,
+  descriptionTooLong: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`,
+  roleNotFound: 'Role not found',
+  permissionNotFound: 'Permission not found',
+  roleNameTaken: 'A role with this name already exists',
+  permissionNameTaken: 'A permission with this name already exists',
+  builtInPermission: 'Built-in permissions cannot be renamed or deleted',
+  userAlreadyHasRole: 'The user already has this role',
+  roleAlreadyHasPermission: 'The role already has this permission',
+  unknownRole: (id: string) => `Role ${id} not found`,
+  unknownPermission: (id: string) => `Permission ${id} not found`,
+  invalidId: 'Invalid id',
+} as const;
+
+const IdSchema = z.uuid({ error: authzMessages.invalidId });
+
+function nameSchema(required: string, tooLong: string, max: number) {
+  return z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+}
+
+const RoleNameSchema = nameSchema(authzMessages.roleNameRequired, authzMessages.roleNameTooLong, ROLE_NAME_MAX_LENGTH);
+const PermissionNameSchema = nameSchema(
+  authzMessages.permissionNameRequired,
+  authzMessages.permissionNameTooLong,
+  PERMISSION_NAME_MAX_LENGTH,
+);
+const DescriptionSchema = z.string().trim().max(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong).nullish();
+
+/**
+ * The admin console sends `created_by`/`updated_by`; they are accepted so its calls validate, and
+ * ignored: the server records the caller.
+ */
+const IgnoredAuthorSchema = z
+  .unknown()
+  .optional()
+  .meta({ description: 'Ignored: the server records the caller', type: 'string' });
+
+const AuthoredSchema = {
+  id: z.uuid(),
+  description: z.string().nullable(),
+  created_by: z.uuid().nullable(),
+  updated_by: z.uuid().nullable(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+};
+
+export const RolePublicSchema = z.object({ name: z.string(), ...AuthoredSchema });
+export type RolePublic = z.infer<typeof RolePublicSchema>;
+export const RolesPublicSchema = pageOf(RolePublicSchema);
+export type RolesPublic = z.infer<typeof RolesPublicSchema>;
+
+export const PermissionPublicSchema = z.object({ name: z.string(), ...AuthoredSchema });
+export type PermissionPublic = z.infer<typeof PermissionPublicSchema>;
+export const PermissionsPublicSchema = pageOf(PermissionPublicSchema);
+export type PermissionsPublic = z.infer<typeof PermissionsPublicSchema>;
+
+/** `POST /authorization/roles` */
+export const RoleCreateSchema = z.object({
+  name: RoleNameSchema,
+  description: DescriptionSchema,
+  created_by: IgnoredAuthorSchema,
+  updated_by: IgnoredAuthorSchema,
+});
+export type RoleCreate = z.infer<typeof RoleCreateSchema>;
+
+/** `PUT /authorization/roles/{role_id}`: absent fields keep their value. */
+export const RoleUpdateSchema = z.object({
+  name: RoleNameSchema.optional(),
+  description: DescriptionSchema,
+  created_by: IgnoredAuthorSchema,
+  updated_by: IgnoredAuthorSchema,
+});
+export type RoleUpdate = z.infer<typeof RoleUpdateSchema>;
+
+/** `POST /authorization/permissions` */
+export const PermissionCreateSchema = z.object({
+  name: PermissionNameSchema,
+  description: DescriptionSchema,
+  created_by: IgnoredAuthorSchema,
+  updated_by: IgnoredAuthorSchema,
+});
+export type PermissionCreate = z.infer<typeof PermissionCreateSchema>;
+
+/** `PUT /authorization/permissions/{permission_id}`: absent fields keep their value. */
+export const PermissionUpdateSchema = z.object({
+  name: PermissionNameSchema.optional(),
+  description: DescriptionSchema,
+  created_by: IgnoredAuthorSchema,
+  updated_by: IgnoredAuthorSchema,
+});
+export type PermissionUpdate = z.infer<typeof PermissionUpdateSchema>;
+
+/** `POST /authorization/user-role`: adds one role to a user. */
+export const UserRoleCreateSchema = z.object({ user_id: IdSchema, role_id: IdSchema });
+export type UserRoleCreate = z.infer<typeof UserRoleCreateSchema>;
+export const UserRolePublicSchema = z.object({ user_id: z.uuid(), role_id: z.uuid(), created_at: z.iso.datetime() });
+export type UserRolePublic = z.infer<typeof UserRolePublicSchema>;
+
+/** `POST /authorization/role-permission`: adds one permission to a role. */
+export const RolePermissionCreateSchema = z.object({ role_id: IdSchema, permission_id: IdSchema });
+export type RolePermissionCreate = z.infer<typeof RolePermissionCreateSchema>;
+export const RolePermissionPublicSchema = z.object({
+  role_id: z.uuid(),
+  permission_id: z.uuid(),
+  created_at: z.iso.datetime(),
+});
+export type RolePermissionPublic = z.infer<typeof RolePermissionPublicSchema>;
+
+/** `PUT /authorization/user/{user_id}/roles` and `.../role/{role_id}/permissions`: the whole new set. */
+export const IdSetSchema = z.array(IdSchema).max(ASSIGNMENT_SET_MAX);
+export type IdSet = z.infer<typeof IdSetSchema>;
+
+export const RoleIdParamsSchema = z.object({ role_id: IdSchema });
+export const PermissionIdParamsSchema = z.object({ permission_id: IdSchema });
