@@ -5,6 +5,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { deriveKey } from './lib/keys.js';
+import { createSecretBox } from './lib/secret-box.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -13,10 +15,15 @@ import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
 import { createSessionService } from './modules/auth/sessions.service.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
 import { createAuthzService } from './modules/authz/authz.service.js';
+import { contactRoutes } from './modules/contact/contact.routes.js';
+import { createContactService } from './modules/contact/contact.service.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';
+import { createTenantPools } from './modules/tenants/tenant-pools.js';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
+import { createTenantsService } from './modules/tenants/tenants.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
@@ -26,6 +33,7 @@ import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { staticPlugin } from './plugins/static.js';
+import { tenantContextPlugin } from './plugins/tenant-context.js';
 import { API_PREFIX, swaggerPlugin } from './plugins/swagger.js';
 
 export interface AppDeps {
@@ -80,10 +88,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
   const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission, audit });
   const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
+  const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
+  const tenantPools = createTenantPools({
+    config: config.tenantDatabases,
+    openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
+    log: app.log,
+  });
+  const tenants = createTenantsService({
+    db,
+    clock,
+    config,
+    secrets: tenantSecrets,
+    pools: tenantPools,
+    audit,
+    log: app.log,
+  });
+  const contact = createContactService({ db, config, clock, wakeMailer, audit });
 
   const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
 
   app.decorate('outbox', outbox);
+  app.decorate('tenantPools', tenantPools);
   app.addHook('onReady', async () => {
     outbox.start();
     housekeeping.start();
@@ -91,6 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => {
     housekeeping.stop();
     await outbox.stop();
+    await tenantPools.closeAll();
   });
 
   await app.register(errorHandlerPlugin);
@@ -104,11 +130,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(
     async (api) => {
       await api.register(authPlugin, { sessions, hasPermission });
+      await api.register(tenantContextPlugin, { resolveTenant: tenants.resolveContext });
       await api.register(authRoutes, { auth, config });
       await api.register(usersRoutes, { users, config });
       await api.register(authzRoutes, { authz });
       await api.register(auditRoutes, { audit });
       await api.register(filesRoutes, { files });
+      await api.register(tenantsRoutes, { tenants });
+      await api.register(contactRoutes, { contact, config });
     },
     { prefix: API_PREFIX },
   );
@@ -120,5 +149,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 declare module 'fastify' {
   interface FastifyInstance {
     outbox: ReturnType<typeof createOutboxWorker>;
+    /** Open tenant database pools (tests and health checks look at them). */
+    tenantPools: ReturnType<typeof createTenantPools>;
   }
 }

@@ -44,6 +44,11 @@ const EnvSchema = z.object({
   EMAILS_FROM_NAME: z.string().default('Data Platform'),
   TRUST_PROXY: booleanFromEnv.default(false),
   WEB_DIST_DIR: optionalString,
+  CONTACT_NOTIFY_EMAIL: optionalString.pipe(z.email().optional()),
+  TENANT_POOL_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
+  TENANT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  TENANT_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  TENANT_DB_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
 });
 
 export type Environment = z.infer<typeof EnvSchema>['ENVIRONMENT'];
@@ -86,6 +91,17 @@ export interface Config {
   /** Where the built web app lives; the server serves it when the folder exists. */
   webDistDir: string;
   outbox: { pollIntervalMs: number; maxAttempts: number; retryBaseMs: number };
+  /** Who gets a mail for each contact form message (FIRST_SUPERUSER unless set). */
+  contactNotifyEmail: string;
+  tenantDatabases: {
+    /** Most tenant pools open at once; the least recently used closes first. */
+    maxPools: number;
+    /** Connections per tenant pool. */
+    poolSize: number;
+    /** A pool unused this long is closed. */
+    idleMs: number;
+    connectTimeoutMs: number;
+  };
   rateLimits: {
     loginPerIp: RateLimitRule;
     loginPerAccount: RateLimitRule;
@@ -94,6 +110,7 @@ export interface Config {
     resetPerIp: RateLimitRule;
     signupPerIp: RateLimitRule;
     signupPerAccount: RateLimitRule;
+    contactPerIp: RateLimitRule;
   };
 }
 
@@ -111,6 +128,7 @@ export const defaultRateLimits: Config['rateLimits'] = {
   resetPerIp: { max: 10, windowMs: 15 * MINUTE },
   signupPerIp: { max: 10, windowMs: 60 * MINUTE },
   signupPerAccount: { max: 3, windowMs: 60 * MINUTE },
+  contactPerIp: { max: 5, windowMs: 15 * MINUTE },
 };
 
 /**
@@ -199,6 +217,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
+    contactNotifyEmail: (env.CONTACT_NOTIFY_EMAIL ?? env.FIRST_SUPERUSER).toLowerCase(),
+    tenantDatabases: {
+      maxPools: env.TENANT_POOL_MAX,
+      poolSize: env.TENANT_POOL_SIZE,
+      idleMs: env.TENANT_POOL_IDLE_SECONDS * 1000,
+      connectTimeoutMs: env.TENANT_DB_CONNECT_TIMEOUT_SECONDS * 1000,
+    },
     rateLimits: defaultRateLimits,
   };
 }

@@ -20,6 +20,11 @@ export const AUDIT_ACTIONS = {
   rolePermissionAdd: 'role.permission.add',
   rolePermissionsReplace: 'role.permissions.replace',
   fileDownload: 'file.download',
+  tenantCreate: 'tenant.create',
+  tenantUpdate: 'tenant.update',
+  tenantDelete: 'tenant.delete',
+  tenantMembersReplace: 'tenant.members.replace',
+  contactStatusUpdate: 'contact.status.update',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -28,6 +33,8 @@ export const AUDIT_TARGET_TYPES = {
   role: 'role',
   permission: 'permission',
   file: 'file',
+  tenant: 'tenant',
+  contactSubmission: 'contact_submission',
 } as const;
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());

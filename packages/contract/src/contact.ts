@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './common.js';
+import { pageOf, PaginationQuerySchema } from './common.js';
 
 export const CONTACT_NAME_MIN = 2;
 export const CONTACT_SUBJECT_MIN = 5;
@@ -64,3 +64,15 @@ export const ContactSubmissionSchema = z.object({
 });
 export type ContactSubmission = z.infer<typeof ContactSubmissionSchema>;
 export const ContactSubmissionsSchema = pageOf(ContactSubmissionSchema);
+
+export const contactSubmissionMessages = {
+  notFound: 'Contact submission not found',
+} as const;
+
+/** `GET /contact/`: a page, optionally only one status. */
+export const ContactListQuerySchema = PaginationQuerySchema.extend({ status: ContactStatusSchema.optional() });
+export type ContactListQuery = z.infer<typeof ContactListQuerySchema>;
+
+/** `PATCH /contact/{contact_id}/status?status=` */
+export const ContactStatusQuerySchema = z.object({ status: ContactStatusSchema });
+export const ContactIdParamsSchema = z.object({ contact_id: z.uuid({ error: 'Invalid contact id' }) });

@@ -7,3 +7,4 @@ export * from './contact.js';
 export * from './authz.js';
 export * from './audit.js';
 export * from './files.js';
+export * from './tenants.js';

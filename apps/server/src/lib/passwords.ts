@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 
 /** `Algorithm.Argon2id`; the package exports it as an ambient const enum we cannot import. */
 const ARGON2ID = 2;
@@ -14,13 +16,19 @@ const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * At most one hash per core at a time. More would not hash faster, and they would fill the libuv
+ * thread pool that every request's token verification (WebCrypto) and file I/O also wait on.
+ */
+const hashingSlots = pLimit(Math.max(1, availableParallelism()));
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hashingSlots(() => hash(password, ARGON2_OPTIONS));
 }
 
 export async function verifyPassword(hashed: string, password: string): Promise<boolean> {
   try {
-    return await verify(hashed, password);
+    return await hashingSlots(() => verify(hashed, password));
   } catch {
     return false;
   }

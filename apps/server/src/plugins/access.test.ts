@@ -27,6 +27,7 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/password-recovery/{email}',
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
+  'POST /api/v1/contact/',
 ]);
 
 /**
@@ -40,6 +41,9 @@ const SIGNED_IN_OPERATIONS = new Set([
   'PATCH /api/v1/users/me',
   'DELETE /api/v1/users/me',
   'PATCH /api/v1/users/me/password',
+  'GET /api/v1/users/me/tenants',
+  // Needs X-Tenant-ID naming a tenant the caller belongs to; the tenant-context plugin checks that.
+  'GET /api/v1/tenants/current/tables',
 ]);
 
 /**

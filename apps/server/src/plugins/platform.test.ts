@@ -29,4 +29,18 @@ describe('platform', () => {
     const docs = await ctx.app.inject('/api/v1/docs');
     expect([200, 302]).toContain(docs.statusCode);
   });
+
+  it('sends the security headers on every response, errors included', async () => {
+    for (const url of ['/healthz', '/api/v1/nope', '/api/v1/users/me']) {
+      const response = await ctx.app.inject(url);
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("base-uri 'none'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['strict-transport-security'], url).toMatch(/max-age=/);
+      expect(response.headers['x-powered-by'], url).toBeUndefined();
+    }
+  });
 });

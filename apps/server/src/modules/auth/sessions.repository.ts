@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { sessions, users } from '../../db/schema/index.js';
+import { roles, sessions, userRoles, users } from '../../db/schema/index.js';
 import type { UserRow } from '../users/users.repository.js';
 
 export type { UserRow };
@@ -14,19 +14,39 @@ export async function insertSession(
   return row!;
 }
 
-/** The live session and its user, in one round trip: every authenticated request runs this. */
-export async function findLiveSession(
-  db: DbOrTx,
-  sessionId: string,
-  now: Date,
-): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const [row] = await db
-    .select({ session: sessions, user: users })
+export interface LiveSession {
+  session: SessionRow;
+  user: UserRow;
+  /** Names of the user's roles, sorted (the settings area shows a download per `download_*` role). */
+  roleNames: string[];
+}
+
+/**
+ * The live session, its user and the user's role names, in one round trip. Every authenticated
+ * request runs this, so it is built once as a prepared statement rather than per request.
+ */
+export function prepareFindLiveSession(db: DbOrTx) {
+  const roleNames = sql<string[]>`coalesce((
+    select array_agg(${roles.name} order by ${roles.name})
+    from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
+    where ${userRoles.userId} = ${users.id}), '{}')`;
+  const statement = db
+    .select({ session: sessions, user: users, roleNames })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .limit(1);
-  return row;
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('find_live_session');
+  return async (sessionId: string, now: Date): Promise<LiveSession | undefined> => {
+    const [row] = await statement.execute({ sessionId, now: now.toISOString() });
+    return row;
+  };
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): Promise<void> {

@@ -5,12 +5,14 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { unauthorized } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
-import { findLiveSession, insertSession, revokeSession, revokeUserSessions } from './sessions.repository.js';
+import { insertSession, prepareFindLiveSession, revokeSession, revokeUserSessions } from './sessions.repository.js';
 import type { UserRow } from '../users/users.repository.js';
 
 export interface AuthContext {
   user: UserRow;
   sessionId: string;
+  /** The user's role names as of this request. */
+  roleNames: string[];
 }
 
 /** The caller of an admin call, as the audit log records it. */
@@ -32,6 +34,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export function createSessionService(deps: { db: Database; config: Config; clock: Clock }) {
   const { db, config, clock } = deps;
   const signingKey = deriveKey(config.secretKey, 'jwt-signing');
+  const findLiveSession = prepareFindLiveSession(db);
 
   async function issue(tx: DbOrTx, userId: string, meta: SessionMeta): Promise<string> {
     const now = clock.now();
@@ -70,11 +73,11 @@ export function createSessionService(deps: { db: Database; config: Config; clock
     if (typeof sessionId !== 'string' || !UUID_PATTERN.test(sessionId)) {
       throw unauthorized(authMessages.invalidCredentials);
     }
-    const found = await findLiveSession(db, sessionId, clock.now());
+    const found = await findLiveSession(sessionId, clock.now());
     if (!found || found.user.id !== subject || !found.user.isActive) {
       throw unauthorized(authMessages.invalidCredentials);
     }
-    return { user: found.user, sessionId };
+    return { user: found.user, sessionId, roleNames: found.roleNames };
   }
 
   return {

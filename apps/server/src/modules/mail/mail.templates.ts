@@ -68,3 +68,33 @@ export function signupWithExistingAccountMail(to: string, recoveryLink: string):
     html: layout(subject, lines, { label: 'Reset your password', href: recoveryLink }),
   };
 }
+
+/** Tells the team about a contact form message; the sender's words are quoted, never trusted as markup. */
+export function contactNotificationMail(
+  to: string,
+  submission: {
+    name: string;
+    email: string;
+    company: string | null;
+    phone: string | null;
+    subject: string;
+    message: string;
+    source: string;
+  },
+): OutgoingMail {
+  const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
+  const subject = `${PRODUCT_NAME} - Contact: ${oneLine(submission.subject)}`.slice(0, 250);
+  const details = [
+    `From: ${submission.name} <${submission.email}>`,
+    `Company: ${submission.company ?? '-'}`,
+    `Phone: ${submission.phone ?? '-'}`,
+    `Source: ${submission.source}`,
+    `Subject: ${submission.subject}`,
+  ].map(oneLine);
+  return {
+    to,
+    subject,
+    text: `A message arrived through the contact form.\n\n${details.join('\n')}\n\n${submission.message}\n`,
+    html: layout('New contact form message', [...details, submission.message]),
+  };
+}

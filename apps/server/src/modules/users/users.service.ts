@@ -22,7 +22,6 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { replacePassword } from '../auth/credentials.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, SessionService } from '../auth/sessions.service.js';
-import { listRoleNamesOfUser } from '../authz/authz.repository.js';
 import { signupWithExistingAccountMail, welcomeMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
@@ -92,7 +91,7 @@ export function createUsersService(deps: {
 
     /** The caller, with its role names (the settings area shows a Download tab per `download_` role). */
     async me(auth: AuthContext): Promise<UserMe> {
-      return { ...toUserPublic(auth.user), roles: await listRoleNamesOfUser(db, auth.user.id) };
+      return { ...toUserPublic(auth.user), roles: auth.roleNames };
     },
 
     async updateMe(auth: AuthContext, body: UserUpdateMe): Promise<UserPublic> {

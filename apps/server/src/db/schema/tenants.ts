@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull().unique(),
+    description: text('description'),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
+    // The database URL sealed with AES-256-GCM (the tenant id as associated data); never stored in clear.
+    dburlSealed: text('dburl_sealed'),
+    // The same URL with its password masked: what responses show, readable without the key.
+    dburlMasked: text('dburl_masked'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('tenants_status_check', sql`${t.status} in ('active', 'inactive')`),
+    check('tenants_dburl_pair_check', sql`(${t.dburlSealed} is null) = (${t.dburlMasked} is null)`),
+  ],
+);
+
+/** Which users belong to which tenant; gone with either side. */
+export const tenantMembers = pgTable(
+  'tenant_members',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('tenant_members_user_id_idx').on(t.userId)],
+);

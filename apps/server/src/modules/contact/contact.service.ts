@@ -1,0 +1,86 @@
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  contactSubmissionMessages,
+  type ContactCreateSchema,
+  type ContactListQuery,
+  type ContactStatus,
+  type ContactSubmission,
+} from '@dataplatform/contract';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Actor } from '../auth/sessions.service.js';
+import { contactNotificationMail } from '../mail/mail.templates.js';
+import { enqueueMail } from '../mail/outbox.repository.js';
+import { toContactSubmission } from './contact.mapper.js';
+import { findSubmissionById, insertSubmission, listSubmissions, updateSubmissionStatus } from './contact.repository.js';
+
+type ContactForm = z.output<typeof ContactCreateSchema>;
+
+export function createContactService(deps: {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  wakeMailer: () => void;
+  audit: AuditService;
+}) {
+  const { db, config, clock, wakeMailer, audit } = deps;
+
+  return {
+    /**
+     * Stores the message and, in the same transaction, the notification mail. A filled honeypot is
+     * stored as spam and notifies no one; the caller cannot tell the difference.
+     */
+    async submit(form: ContactForm, origin: { ip: string; userAgent: string | undefined }): Promise<void> {
+      const isSpam = form.website !== undefined && form.website.trim() !== '';
+      await db.transaction(async (tx) => {
+        const row = await insertSubmission(tx, {
+          name: form.name,
+          email: form.email,
+          company: form.company || null,
+          phone: form.phone || null,
+          subject: form.subject,
+          message: form.message,
+          source: form.source,
+          status: isSpam ? 'spam' : 'new',
+          ip: origin.ip,
+          userAgent: origin.userAgent?.slice(0, 500) ?? null,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        });
+        if (!isSpam) {
+          await enqueueMail(tx, contactNotificationMail(config.contactNotifyEmail, toContactSubmission(row)));
+        }
+      });
+      if (!isSpam) wakeMailer();
+    },
+
+    async list(query: ContactListQuery): Promise<{ data: ContactSubmission[]; count: number }> {
+      const { rows, total } = await listSubmissions(db, query);
+      return { data: rows.map(toContactSubmission), count: total };
+    },
+
+    async setStatus(actor: Actor, id: string, status: ContactStatus): Promise<ContactSubmission> {
+      const row = await db.transaction(async (tx) => {
+        const before = await findSubmissionById(tx, id);
+        if (!before) throw notFound(contactSubmissionMessages.notFound);
+        const after = (await updateSubmissionStatus(tx, id, status, clock.now()))!;
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.contactStatusUpdate,
+          targetType: AUDIT_TARGET_TYPES.contactSubmission,
+          targetId: id,
+          before: { status: before.status },
+          after: { status: after.status },
+        });
+        return after;
+      });
+      return toContactSubmission(row);
+    },
+  };
+}
+
+export type ContactService = ReturnType<typeof createContactService>;

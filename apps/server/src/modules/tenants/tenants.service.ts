@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  tenantMessages,
+  type PaginationQuery,
+  type TenantConnectionCheck,
+  type TenantCreate,
+  type TenantMembers,
+  type TenantPublic,
+  type TenantsPublic,
+  type TenantSummaries,
+  type TenantTables,
+  type TenantUpdate,
+} from '@dataplatform/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, conflict, fieldError, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { TenantContext } from '../../plugins/tenant-context.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Actor, AuthContext } from '../auth/sessions.service.js';
+import {
+  containsMask,
+  isParsableUrl,
+  maskDatabaseUrl,
+  scrubSecrets,
+  secretsOf,
+  unmaskDatabaseUrl,
+} from './database-url.js';
+import type { TenantPools } from './tenant-pools.js';
+import { toTenantAuditSnapshot, toTenantPublic, toTenantSummary } from './tenants.mapper.js';
+import {
+  deleteTenant,
+  findMissingUserIds,
+  findTenantById,
+  findTenantByName,
+  findTenantWithMembership,
+  insertTenant,
+  listActiveTenantsOf,
+  listMemberIds,
+  listTenants,
+  lockTenant,
+  replaceMembers,
+  updateTenant,
+  type TenantRow,
+} from './tenants.repository.js';
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+/** A driver error as one readable line (Node gives an empty message for multi-address failures). */
+function describeDriverError(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') {
+    return error.errors.map((inner: unknown) => describeDriverError(inner)).join('; ');
+  }
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** Connects with a fresh client (not a pooled one), asks the version, and disconnects. */
+async function probeDatabase(url: string, timeoutMs: number): Promise<TenantConnectionCheck> {
+  const secrets = secretsOf(url);
+  const started = performance.now();
+  let client: pg.Client | undefined;
+  try {
+    client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      application_name: 'dataplatform-check',
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    const latency = performance.now() - started;
+    return {
+      ok: true,
+      latency_ms: Math.round(latency * 10) / 10,
+      server_version: result.rows[0]?.server_version ?? 'unknown',
+    };
+  } catch (error) {
+    return { ok: false, detail: scrubSecrets(describeDriverError(error), secrets) };
+  } finally {
+    await client?.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The tables and views the tenant's role may read, system schemas left out: one page and the total
+ * in one round trip (the catalog, not information_schema, which is several times slower).
+ */
+const TENANT_TABLES_QUERY = `
+  with visible as (
+    select n.nspname as schema, c.relname as name,
+           case when c.relkind in ('v', 'm') then 'view' else 'table' end as type
+    from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    where c.relkind in ('r', 'p', 'f', 'v', 'm')
+      and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+      and has_table_privilege(c.oid, 'SELECT')
+  )
+  select (select count(*)::int from visible) as total,
+         coalesce((select json_agg(page order by page.schema, page.name)
+                   from (select * from visible order by schema, name offset $1 limit $2) page), '[]'::json) as data`;
+
+export function createTenantsService(deps: {
+  db: Database;
+  clock: Clock;
+  config: Config;
+  secrets: SecretBox;
+  pools: TenantPools;
+  audit: AuditService;
+  log: FastifyBaseLogger;
+}) {
+  const { db, clock, config, secrets, pools, audit, log } = deps;
+  const target = (id: string) => ({ targetType: AUDIT_TARGET_TYPES.tenant, targetId: id });
+
+  async function getExisting(id: string): Promise<TenantRow> {
+    const tenant = await findTenantById(db, id);
+    if (!tenant) throw notFound(tenantMessages.notFound);
+    return tenant;
+  }
+
+  function sealDburl(tenantId: string, plain: string) {
+    if (!isParsableUrl(plain)) throw fieldError(['body', 'dburl'], tenantMessages.dburlInvalid);
+    return { dburlSealed: secrets.seal(plain, tenantId), dburlMasked: maskDatabaseUrl(plain) };
+  }
+
+  /** The plain URL, or null when there is none or it no longer opens (SECRET_KEY changed). */
+  function openSealed(tenantId: string, sealed: string | null): string | null {
+    if (sealed === null) return null;
+    try {
+      return secrets.open(sealed, tenantId);
+    } catch {
+      return null;
+    }
+  }
+  const openStored = (row: TenantRow) => openSealed(row.id, row.dburlSealed);
+
+  /**
+   * What to store for an incoming `dburl`: undefined keeps the stored one (omitted, sent back masked,
+   * or unchanged), null removes it. A mask in place of the password stands for the stored one.
+   */
+  function nextDburl(
+    row: TenantRow,
+    incoming: string | null | undefined,
+  ): { dburlSealed: string | null; dburlMasked: string | null } | undefined {
+    if (incoming === undefined || incoming === row.dburlMasked) return undefined;
+    if (incoming === null) return row.dburlSealed === null ? undefined : { dburlSealed: null, dburlMasked: null };
+    if (!isParsableUrl(incoming)) throw fieldError(['body', 'dburl'], tenantMessages.dburlInvalid);
+    let plain = incoming;
+    if (containsMask(incoming)) {
+      const resolved = unmaskDatabaseUrl(incoming, openStored(row));
+      if (resolved === undefined) throw fieldError(['body', 'dburl'], tenantMessages.dburlMaskedWithoutSecret);
+      plain = resolved;
+      if (plain === openStored(row)) return undefined;
+    }
+    return sealDburl(row.id, plain);
+  }
+
+  function nameTaken(error: unknown): never {
+    if (isUniqueViolation(error)) throw conflict(tenantMessages.nameTaken);
+    throw error;
+  }
+
+  return {
+    async list(page: PaginationQuery): Promise<TenantsPublic> {
+      const { rows, total } = await listTenants(db, page);
+      return { data: rows.map(toTenantPublic), count: total };
+    },
+
+    async get(id: string): Promise<TenantPublic> {
+      return toTenantPublic(await getExisting(id));
+    },
+
+    async create(actor: Actor, body: TenantCreate): Promise<TenantPublic> {
+      // The id is made here so the URL can be sealed to it in the same insert.
+      const id = randomUUID();
+      const created = await db
+        .transaction(async (tx) => {
+          if (await findTenantByName(tx, body.name)) throw conflict(tenantMessages.nameTaken);
+          const row = await insertTenant(tx, {
+            id,
+            name: body.name,
+            description: body.description ?? null,
+            status: body.status,
+            ...(body.dburl ? sealDburl(id, body.dburl) : {}),
+          });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.tenantCreate,
+            ...target(id),
+            before: null,
+            after: toTenantAuditSnapshot(row),
+          });
+          return row;
+        })
+        .catch(nameTaken);
+      return toTenantPublic(created);
+    },
+
+    async update(actor: Actor, id: string, body: TenantUpdate): Promise<TenantPublic> {
+      const { before, after } = await db
+        .transaction(async (tx) => {
+          const row = await lockTenant(tx, id);
+          if (!row) throw notFound(tenantMessages.notFound);
+          if (body.name !== undefined && body.name !== row.name) {
+            const other = await findTenantByName(tx, body.name);
+            if (other && other.id !== id) throw conflict(tenantMessages.nameTaken);
+          }
+          const dburl = nextDburl(row, body.dburl);
+          const updated = await updateTenant(tx, id, {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.description !== undefined ? { description: body.description } : {}),
+            ...(body.status !== undefined ? { status: body.status } : {}),
+            ...(dburl ?? {}),
+            updatedAt: clock.now(),
+          });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.tenantUpdate,
+            ...target(id),
+            before: toTenantAuditSnapshot(row),
+            after: toTenantAuditSnapshot(updated!),
+          });
+          return { before: row, after: updated! };
+        })
+        .catch(nameTaken);
+      // Requests already running finish on the old pool; the next one opens the new URL.
+      if (after.dburlSealed !== before.dburlSealed || after.status !== 'active') pools.close(id);
+      return toTenantPublic(after);
+    },
+
+    /** Removes the tenant and its memberships and closes its pool; its database is left as it is. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const deleted = await deleteTenant(tx, id);
+        if (!deleted) throw notFound(tenantMessages.notFound);
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.tenantDelete,
+          ...target(id),
+          before: toTenantAuditSnapshot(deleted),
+          after: null,
+        });
+      });
+      pools.close(id);
+    },
+
+    async checkConnection(id: string): Promise<TenantConnectionCheck> {
+      const tenant = await getExisting(id);
+      if (tenant.dburlSealed === null) return { ok: false, detail: tenantMessages.noDatabase };
+      const url = openStored(tenant);
+      if (url === null) return { ok: false, detail: tenantMessages.dburlUnreadable };
+      return probeDatabase(url, config.tenantDatabases.connectTimeoutMs);
+    },
+
+    async getMembers(id: string): Promise<TenantMembers> {
+      await getExisting(id);
+      return listMemberIds(db, id);
+    },
+
+    async setMembers(actor: Actor, id: string, userIds: TenantMembers): Promise<TenantMembers> {
+      const unique = [...new Set(userIds)];
+      return db.transaction(async (tx) => {
+        if (!(await lockTenant(tx, id))) throw notFound(tenantMessages.notFound);
+        const [missing] = await findMissingUserIds(tx, unique);
+        if (missing !== undefined) throw fieldError(['body', userIds.indexOf(missing)], tenantMessages.unknownMember);
+        const before = await listMemberIds(tx, id);
+        await replaceMembers(tx, id, unique);
+        const after = await listMemberIds(tx, id);
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.tenantMembersReplace,
+          ...target(id),
+          before: { user_ids: before },
+          after: { user_ids: after },
+        });
+        return after;
+      });
+    },
+
+    /** The tenant switcher: active tenants the caller belongs to; superusers may pick any active one. */
+    async myTenants(auth: AuthContext, page: PaginationQuery): Promise<TenantSummaries> {
+      const { rows, total } = await listActiveTenantsOf(db, auth.user.isSuperuser ? undefined : auth.user.id, page);
+      return { data: rows.map(toTenantSummary), count: total };
+    },
+
+    /** For the tenant-context plugin: checks in the order 404 unknown, 403 inactive, 403 not a member. */
+    async resolveContext(tenantId: string, auth: AuthContext): Promise<TenantContext> {
+      if (!isUuid(tenantId)) throw notFound(tenantMessages.notFound);
+      const found = await findTenantWithMembership(db, tenantId, auth.user.id);
+      if (!found) throw notFound(tenantMessages.notFound);
+      if (found.tenant.status !== 'active') throw forbidden(tenantMessages.inactive);
+      if (!found.isMember && !auth.user.isSuperuser) throw forbidden(tenantMessages.notMember);
+      return { id: found.tenant.id, name: found.tenant.name, sealedDburl: found.tenant.dburlSealed };
+    },
+
+    /** Tables and views of the selected tenant's own database, read through its pool. */
+    async listTables(tenant: TenantContext, page: PaginationQuery): Promise<TenantTables> {
+      const sealed = tenant.sealedDburl;
+      if (sealed === null) throw conflict(tenantMessages.noDatabase);
+      try {
+        return await pools.use(tenant.id, sealed, async (pool) => {
+          const result = await pool.query<{ total: number; data: TenantTables['data'] }>(TENANT_TABLES_QUERY, [
+            page.skip,
+            page.limit,
+          ]);
+          const row = result.rows[0];
+          return { data: row?.data ?? [], count: row?.total ?? 0 };
+        });
+      } catch (error) {
+        const plain = openSealed(tenant.id, sealed);
+        const reason = scrubSecrets(describeDriverError(error), plain === null ? [] : secretsOf(plain));
+        log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
+        throw new AppError(503, tenantMessages.databaseUnavailable);
+      }
+    },
+  };
+}
+
+export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { pageOf } from './common.js';
+
+export const TENANT_NAME_MAX = 100;
+export const TENANT_DESCRIPTION_MAX = 1000;
+export const TENANT_DBURL_MAX = 2048;
+/** Stands for the password part of a tenant's database URL in every response. */
+export const DBURL_PASSWORD_MASK = '****';
+/** The header that selects the tenant a request acts for; empty or absent means none. */
+export const TENANT_HEADER = 'X-Tenant-ID';
+
+export const TENANT_STATUSES = ['active', 'inactive'] as const;
+export const TenantStatusSchema = z.enum(TENANT_STATUSES);
+export type TenantStatus = z.infer<typeof TenantStatusSchema>;
+
+export const tenantMessages = {
+  nameRequired: 'Tenant name is required',
+  nameTooLong: `Tenant name must be at most ${TENANT_NAME_MAX} characters`,
+  descriptionTooLong: `Description must be at most ${TENANT_DESCRIPTION_MAX} characters`,
+  nameTaken: 'A tenant with this name already exists',
+  dburlInvalid: 'Database URL must look like postgresql://user:password@host:5432/database',
+  dburlTooLong: `Database URL must be at most ${TENANT_DBURL_MAX} characters`,
+  dburlMaskedWithoutSecret: 'Database URL contains the masked password but no password is stored: enter the password',
+  notFound: 'Tenant not found',
+  inactive: 'Tenant is inactive',
+  notMember: 'You are not a member of this tenant',
+  noTenantSelected: 'No tenant selected',
+  noDatabase: 'No database URL is set for this tenant',
+  dburlUnreadable: 'The stored database URL cannot be decrypted (was SECRET_KEY changed?): enter it again',
+  databaseUnavailable: 'The tenant database is unavailable',
+  unknownMember: 'User not found',
+  created: 'Tenant created successfully',
+  updated: 'Tenant updated successfully',
+  deleted: 'Tenant deleted successfully',
+} as const;
+
+/** scheme://[user[:password]@]host[:port][/database][?params], host a name, IPv4 or [IPv6]. */
+const POSTGRES_URL =
+  /^postgres(?:ql)?:\/\/(?:[^@/?#\s]*@)?(?:\[[0-9a-fA-F:.]+\]|[^:/?#\s@[\]]+)(?::\d{1,5})?(?:\/[^?#\s]*)?(?:\?[^#\s]*)?$/;
+
+/** A PostgreSQL connection URL with a host; the web form and the server validate alike. */
+export function isPostgresUrl(value: string): boolean {
+  return POSTGRES_URL.test(value);
+}
+
+const TenantNameSchema = z
+  .string({ error: tenantMessages.nameRequired })
+  .trim()
+  .min(1, tenantMessages.nameRequired)
+  .max(TENANT_NAME_MAX, tenantMessages.nameTooLong);
+
+const TenantDescriptionSchema = z
+  .string()
+  .trim()
+  .max(TENANT_DESCRIPTION_MAX, tenantMessages.descriptionTooLong)
+  .transform((value) => (value === '' ? null : value))
+  .nullish();
+
+/** Blank means "no database"; otherwise a PostgreSQL URL (its password may be the mask on update). */
+const TenantDburlSchema = z
+  .string({ error: tenantMessages.dburlInvalid })
+  .trim()
+  .max(TENANT_DBURL_MAX, tenantMessages.dburlTooLong)
+  .refine((value) => value === '' || isPostgresUrl(value), tenantMessages.dburlInvalid)
+  .transform((value) => (value === '' ? null : value))
+  .nullish();
+
+/** `POST /tenants/` */
+export const TenantCreateSchema = z.object({
+  name: TenantNameSchema,
+  description: TenantDescriptionSchema,
+  status: TenantStatusSchema.default('active'),
+  dburl: TenantDburlSchema,
+});
+export type TenantCreate = z.infer<typeof TenantCreateSchema>;
+
+/**
+ * `PUT /tenants/{tenant_id}`: the same fields; an omitted one stays as it is. Sending back the masked
+ * `dburl` from a response keeps the stored password; `null` or "" removes the URL.
+ */
+export const TenantUpdateSchema = z.object({
+  name: TenantNameSchema.optional(),
+  description: TenantDescriptionSchema,
+  status: TenantStatusSchema.optional(),
+  dburl: TenantDburlSchema,
+});
+export type TenantUpdate = z.infer<typeof TenantUpdateSchema>;
+
+export const TenantPublicSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: TenantStatusSchema,
+  /** Password replaced by the mask. */
+  dburl: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type TenantPublic = z.infer<typeof TenantPublicSchema>;
+export const TenantsPublicSchema = pageOf(TenantPublicSchema);
+export type TenantsPublic = z.infer<typeof TenantsPublicSchema>;
+
+/** What a member sees of a tenant in the tenant switcher (`GET /users/me/tenants`). */
+export const TenantSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: TenantStatusSchema,
+});
+export type TenantSummary = z.infer<typeof TenantSummarySchema>;
+export const TenantSummariesSchema = pageOf(TenantSummarySchema);
+export type TenantSummaries = z.infer<typeof TenantSummariesSchema>;
+
+export const TenantIdParamsSchema = z.object({ tenant_id: z.uuid({ error: 'Invalid tenant id' }) });
+
+/** `GET` and `PUT /tenants/{tenant_id}/members`: the member user ids (PUT replaces the whole set). */
+export const TenantMembersSchema = z.array(z.uuid({ error: 'Invalid user id' })).max(10_000);
+export type TenantMembers = z.infer<typeof TenantMembersSchema>;
+
+/** `POST /tenants/{tenant_id}/check-connection` */
+export const TenantConnectionCheckSchema = z.union([
+  z.object({ ok: z.literal(true), latency_ms: z.number(), server_version: z.string() }),
+  z.object({ ok: z.literal(false), detail: z.string() }),
+]);
+export type TenantConnectionCheck = z.infer<typeof TenantConnectionCheckSchema>;
+
+/** `GET /tenants/current/tables`: what the selected tenant's own database holds. */
+export const TenantTableSchema = z.object({
+  schema: z.string(),
+  name: z.string(),
+  type: z.enum(['table', 'view']),
+});
+export type TenantTable = z.infer<typeof TenantTableSchema>;
+export const TenantTablesSchema = pageOf(TenantTableSchema);
+export type TenantTables = z.infer<typeof TenantTablesSchema>;
