@@ -12,6 +12,7 @@ import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
+import { createBilling } from './modules/billing/billing.module.js';
 import { createSessionService } from './modules/auth/sessions.service.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
 import { createAuthzService } from './modules/authz/authz.service.js';
@@ -56,7 +57,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.new_password',
+          '*.token',
+          '*.number',
+          '*.cvc',
+        ],
         censor: '[redacted]',
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
@@ -86,7 +95,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const sessions = createSessionService({ db, config, clock });
   const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
-  const users = createUsersService({ db, config, clock, sessions, wakeMailer, hasPermission, audit });
+  const billing = createBilling({ db, clock, config, log: app.log, hasPermission });
+  const users = createUsersService({
+    db,
+    config,
+    clock,
+    sessions,
+    wakeMailer,
+    hasPermission,
+    audit,
+    beforeDelete: billing.subscriptions.closeAccount,
+  });
   const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
   const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
   const tenantPools = createTenantPools({
@@ -109,12 +128,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.decorate('outbox', outbox);
   app.decorate('tenantPools', tenantPools);
+  app.decorate('renewals', billing.renewals);
   app.addHook('onReady', async () => {
     outbox.start();
     housekeeping.start();
+    billing.renewals.start();
   });
   app.addHook('onClose', async () => {
     housekeeping.stop();
+    await billing.renewals.stop();
     await outbox.stop();
     await tenantPools.closeAll();
   });
@@ -138,6 +160,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(filesRoutes, { files });
       await api.register(tenantsRoutes, { tenants });
       await api.register(contactRoutes, { contact, config });
+      await api.register(billing.routes);
     },
     { prefix: API_PREFIX },
   );
@@ -151,5 +174,6 @@ declare module 'fastify' {
     outbox: ReturnType<typeof createOutboxWorker>;
     /** Open tenant database pools (tests and health checks look at them). */
     tenantPools: ReturnType<typeof createTenantPools>;
+    renewals: ReturnType<typeof createBilling>['renewals'];
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { deriveKey } from './lib/keys.js';
 
 /** Values shipped in examples; outside `local` the server refuses to start with them. */
 const DEFAULT_SECRETS = new Set(['changethis', 'change-me', 'secret', '']);
@@ -49,6 +50,20 @@ const EnvSchema = z.object({
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   TENANT_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TENANT_DB_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  BILLING_CURRENCY: z
+    .string()
+    .regex(/^[a-zA-Z]{3}$/, 'must be a three-letter ISO currency code')
+    .transform((value) => value.toLowerCase())
+    .default('usd'),
+  RENEWAL_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  RENEWAL_RETRY_DELAYS_HOURS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of whole hours')
+    .default('24,72,120'),
 });
 
 export type Environment = z.infer<typeof EnvSchema>['ENVIRONMENT'];
@@ -102,6 +117,7 @@ export interface Config {
     idleMs: number;
     connectTimeoutMs: number;
   };
+  billing: BillingConfig;
   rateLimits: {
     loginPerIp: RateLimitRule;
     loginPerAccount: RateLimitRule;
@@ -111,6 +127,31 @@ export interface Config {
     signupPerIp: RateLimitRule;
     signupPerAccount: RateLimitRule;
     contactPerIp: RateLimitRule;
+  };
+}
+
+export interface BillingConfig {
+  /** `stripe` when STRIPE_SECRET_KEY is set, else the offline `sandbox`. */
+  provider: 'stripe' | 'sandbox';
+  /** Lower-case ISO 4217 code of every plan and charge. */
+  currency: string;
+  stripe:
+    | {
+        secretKey: string;
+        publishableKey: string | undefined;
+        /** Another Stripe API endpoint (a local stand-in); unset: api.stripe.com. */
+        apiBase: string | undefined;
+      }
+    | undefined;
+  /** Verifies `POST /subscriptions/webhook`: STRIPE_WEBHOOK_SECRET, or one derived from SECRET_KEY. */
+  webhookSecret: string;
+  renewal: {
+    /** 0 turns the timer off (renewals then run only when asked). */
+    pollIntervalMs: number;
+    /** Wait before each retry of a failed renewal; after the last one the subscription is cancelled. */
+    retryDelaysMs: number[];
+    /** How long a worker's claim on a subscription keeps other instances away. */
+    claimMs: number;
   };
 }
 
@@ -186,6 +227,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.ENVIRONMENT === 'production' && env.SMTP_HOST === undefined) {
     throw new ConfigError('SMTP_HOST must be set when ENVIRONMENT=production (recovery e-mails would go to the log)');
   }
+  if (env.STRIPE_SECRET_KEY !== undefined && env.ENVIRONMENT !== 'local') {
+    if (env.STRIPE_WEBHOOK_SECRET === undefined) {
+      throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY outside local development');
+    }
+    if (env.STRIPE_PUBLISHABLE_KEY === undefined) {
+      throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY outside local development');
+    }
+  }
+  const secretKey = resolveSecretKey(env, dataDir);
   return {
     environment: env.ENVIRONMENT,
     host: env.HOST,
@@ -197,7 +247,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.FILES_DIR === undefined
         ? path.join(dataDir, 'files')
         : path.resolve(source.INIT_CWD ?? process.cwd(), env.FILES_DIR),
-    secretKey: resolveSecretKey(env, dataDir),
+    secretKey,
     frontendHost: env.FRONTEND_HOST.replace(/\/+$/, ''),
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
     firstSuperuser: env.FIRST_SUPERUSER.toLowerCase(),
@@ -225,5 +275,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: env.TENANT_DB_CONNECT_TIMEOUT_SECONDS * 1000,
     },
     rateLimits: defaultRateLimits,
+    billing: {
+      provider: env.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe',
+      currency: env.BILLING_CURRENCY,
+      stripe:
+        env.STRIPE_SECRET_KEY === undefined
+          ? undefined
+          : {
+              secretKey: env.STRIPE_SECRET_KEY,
+              publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+              apiBase: env.STRIPE_API_BASE,
+            },
+      webhookSecret:
+        env.STRIPE_WEBHOOK_SECRET ?? `whsec_${deriveKey(secretKey, 'sandbox-webhook').export().toString('base64url')}`,
+      renewal: {
+        pollIntervalMs: env.RENEWAL_POLL_INTERVAL_SECONDS * 1000,
+        retryDelaysMs: env.RENEWAL_RETRY_DELAYS_HOURS.split(',').map((hours) => Number(hours.trim()) * 3_600_000),
+        claimMs: 5 * MINUTE,
+      },
+    },
   };
 }

@@ -8,3 +8,4 @@ export * from './authz.js';
 export * from './audit.js';
 export * from './files.js';
 export * from './tenants.js';
+export * from './billing.js';

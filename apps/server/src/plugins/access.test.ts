@@ -28,6 +28,8 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
   'POST /api/v1/contact/',
+  // Stripe (or the sandbox) calls it; the Stripe-Signature over the raw body is its authentication.
+  'POST /api/v1/subscriptions/webhook',
 ]);
 
 /**
@@ -44,6 +46,20 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/users/me/tenants',
   // Needs X-Tenant-ID naming a tenant the caller belongs to; the tenant-context plugin checks that.
   'GET /api/v1/tenants/current/tables',
+  // Billing: each person's own plans view, cards, subscription and history (scoped to the caller).
+  'GET /api/v1/subscriptions/config',
+  'GET /api/v1/subscriptions/plans',
+  'GET /api/v1/subscriptions/payment-methods',
+  'POST /api/v1/subscriptions/payment-methods',
+  'DELETE /api/v1/subscriptions/payment-methods/{payment_method_id}',
+  'POST /api/v1/subscriptions/payment-methods/{payment_method_id}/default',
+  'POST /api/v1/subscriptions/subscribe/{plan_id}',
+  'GET /api/v1/subscriptions/subscription',
+  'POST /api/v1/subscriptions/subscription/cancel',
+  'GET /api/v1/subscriptions/transactions',
+  'POST /api/v1/subscriptions/payment-intent',
+  'POST /api/v1/subscriptions/sandbox/payment-methods',
+  'POST /api/v1/subscriptions/sandbox/payment-intents/{payment_intent_id}/confirm',
 ]);
 
 /**

@@ -4,3 +4,4 @@ export * from './authz.js';
 export * from './audit.js';
 export * from './tenants.js';
 export * from './contact.js';
+export * from './billing.js';

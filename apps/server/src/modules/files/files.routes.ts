@@ -19,7 +19,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
       config: { access: 'user' },
       schema: {
         tags: ['files'],
-        summary: 'Download a file (needs the role download_{filename}); honours Range',
+        summary:
+          "Download a file (needs the role download_{filename}; from the X-Tenant-ID tenant's folder when one is selected); honours Range",
         params: FileNameParamsSchema,
         response: {
           200: FileBodySchema,
@@ -35,12 +36,19 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
     async (request, reply) => {
       const actor = currentActor(request);
       const download = await files.download(actor, request.params.filename, {
+        tenantId: request.tenant?.id ?? null,
         range: request.headers.range,
         ifRange: typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined,
         countAsDownload: request.method === 'GET',
       });
       request.log.info(
-        { userId: actor.user.id, file: request.params.filename, status: download.status, range: request.headers.range },
+        {
+          userId: actor.user.id,
+          tenantId: request.tenant?.id ?? null,
+          file: request.params.filename,
+          status: download.status,
+          range: request.headers.range,
+        },
         'file download',
       );
       return reply.code(download.status).headers(download.headers).send(download.body);

@@ -17,11 +17,12 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext } from '../auth/sessions.service.js';
 
 /**
- * The folder downloads are served from. The one place that decides it: tenant-scoped files will
- * pass the request's tenant here.
+ * The folder downloads are served from, and the one place that decides it: with a tenant selected,
+ * that tenant's own folder `FILES_DIR/tenants/{tenant_id}` (never the global one as a fallback);
+ * otherwise `FILES_DIR`. The tenant id has already been resolved to an existing tenant (a UUID).
  */
-export function filesRootFor(config: Pick<Config, 'filesDir'>): string {
-  return config.filesDir;
+export function filesRootFor(config: Pick<Config, 'filesDir'>, tenantId: string | null): string {
+  return tenantId === null ? config.filesDir : path.join(config.filesDir, 'tenants', tenantId);
 }
 
 /** The extension a stored file may add to the requested name (`sales_report` → `sales_report.csv`). */
@@ -104,10 +105,11 @@ export function createFilesService(deps: {
    */
   async function openStored(
     name: string,
+    tenantId: string | null,
   ): Promise<{ handle: FileHandle; storedName: string; size: number; mtime: Date }> {
     let root: string;
     try {
-      root = await realpath(filesRootFor(config));
+      root = await realpath(filesRootFor(config, tenantId));
     } catch {
       throw notFound(fileMessages.notFound);
     }
@@ -139,18 +141,24 @@ export function createFilesService(deps: {
     /**
      * `GET /files/download/{name}`: 400 for a name that is not a plain file name, 403 without the
      * role `download_{name}` (superusers may download any), 404 when no such file exists. The file
-     * streams from disk (constant memory) and honours one `Range`.
+     * streams from disk (constant memory) and honours one `Range`. With a tenant selected (already
+     * checked: the caller belongs to it) the file comes from that tenant's folder only.
      */
     async download(
       actor: Actor,
       name: string,
-      request: { range: string | undefined; ifRange: string | undefined; countAsDownload: boolean },
+      request: {
+        tenantId: string | null;
+        range: string | undefined;
+        ifRange: string | undefined;
+        countAsDownload: boolean;
+      },
     ): Promise<Download> {
       assertValidName(name);
       if (!actor.user.isSuperuser && !(await hasRole(actor, `${DOWNLOAD_ROLE_PREFIX}${name}`))) {
         throw forbidden(fileMessages.notAuthorized);
       }
-      const file = await openStored(name);
+      const file = await openStored(name, request.tenantId);
       try {
         const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtime.getTime()).toString(16)}"`;
         const lastModified = file.mtime.toUTCString();
@@ -179,7 +187,12 @@ export function createFilesService(deps: {
               targetType: AUDIT_TARGET_TYPES.file,
               targetId: file.storedName,
               before: null,
-              after: { file: file.storedName, size: file.size, range: range ? `${start}-${end}` : null },
+              after: {
+                file: file.storedName,
+                size: file.size,
+                range: range ? `${start}-${end}` : null,
+                tenant_id: request.tenantId,
+              },
             }),
           );
         }

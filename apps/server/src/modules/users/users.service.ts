@@ -43,8 +43,10 @@ export function createUsersService(deps: {
   wakeMailer: () => void;
   hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
   audit: AuditService;
+  /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
+  beforeDelete?: (userId: string) => Promise<void>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, hasPermission, audit } = deps;
+  const { db, config, clock, sessions, wakeMailer, hasPermission, audit, beforeDelete } = deps;
 
   /** Only a superuser makes or unmakes superusers, whatever permissions a role grants. */
   function assertMaySetSuperuser(auth: AuthContext, isSuperuser: boolean) {
@@ -131,6 +133,7 @@ export function createUsersService(deps: {
 
     async deleteMe(auth: AuthContext): Promise<void> {
       if (auth.user.isSuperuser) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      await beforeDelete?.(auth.user.id);
       // Sessions go with the row (ON DELETE CASCADE), so the token dies at once.
       await deleteUser(db, auth.user.id);
     },
@@ -224,6 +227,10 @@ export function createUsersService(deps: {
 
     async remove(actor: Actor, id: string): Promise<void> {
       if (id === actor.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      if (beforeDelete) {
+        if (!(await findUserById(db, id))) throw notFound(userMessages.notFound);
+        await beforeDelete(id);
+      }
       await db.transaction(async (tx) => {
         const before = await findUserById(tx, id);
         if (!before || !(await deleteUser(tx, id))) throw notFound(userMessages.notFound);

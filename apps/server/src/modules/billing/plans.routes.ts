@@ -1,0 +1,106 @@
+import {
+  HttpErrorSchema,
+  PERMISSIONS,
+  PlanCreateSchema,
+  PlanIdParamsSchema,
+  PlanSchema,
+  PlansSchema,
+  PlanUpdateSchema,
+  ValidationErrorSchema,
+} from '@dataplatform/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentAuth } from '../../plugins/auth.js';
+import type { PlansService } from './plans.service.js';
+
+const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+const tags = ['subscriptions'];
+const managePlans = { access: { permission: PERMISSIONS.plansWrite } } as const;
+
+export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async (app, { plans }) => {
+  app.get(
+    '/subscriptions/plans',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Subscription plans, cheapest first (inactive ones only for plan managers)',
+        response: { 200: PlansSchema, ...denied },
+      },
+    },
+    async (request) => plans.list(currentAuth(request)),
+  );
+
+  app.post(
+    '/subscriptions/plans',
+    {
+      config: managePlans,
+      schema: {
+        tags,
+        summary: 'Create a plan',
+        body: PlanCreateSchema,
+        response: { 201: PlanSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await plans.create(request.body)),
+  );
+
+  app.patch(
+    '/subscriptions/plans/:plan_id',
+    {
+      config: managePlans,
+      schema: {
+        tags,
+        summary: 'Update a plan (a new price applies from the next renewal)',
+        params: PlanIdParamsSchema,
+        body: PlanUpdateSchema,
+        response: { 200: PlanSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => plans.update(request.params.plan_id, request.body),
+  );
+
+  app.delete(
+    '/subscriptions/plans/:plan_id',
+    {
+      config: managePlans,
+      schema: {
+        tags,
+        summary: 'Delete a plan nobody is subscribed to (409 otherwise: deactivate it instead)',
+        params: PlanIdParamsSchema,
+        response: {
+          204: z.null(),
+          404: HttpErrorSchema,
+          409: HttpErrorSchema,
+          422: ValidationErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request, reply) => {
+      await plans.remove(request.params.plan_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/subscriptions/plans/:plan_id/update-stripe-price',
+    {
+      config: managePlans,
+      schema: {
+        tags,
+        summary: "Create the payment provider's recurring price for the plan's current amount",
+        params: PlanIdParamsSchema,
+        response: {
+          200: PlanSchema,
+          400: HttpErrorSchema,
+          404: HttpErrorSchema,
+          422: ValidationErrorSchema,
+          502: HttpErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request) => plans.updateProviderPrice(request.params.plan_id),
+  );
+};

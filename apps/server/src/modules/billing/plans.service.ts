@@ -1,0 +1,125 @@
+import {
+  billingMessages,
+  PERMISSIONS,
+  type Plan,
+  type PlanCreate,
+  type Plans,
+  type PlanUpdate,
+} from '@dataplatform/contract';
+import { conflict, notFound } from '../../lib/errors.js';
+import { normalizeDecimal, toMinor } from '../../lib/money.js';
+import type { AuthContext } from '../auth/sessions.service.js';
+import type { BillingDeps } from './billing.deps.js';
+import { stripeInterval } from './billing-periods.js';
+import { toPlan } from './billing.mapper.js';
+import {
+  countLiveSubscriptionsOfPlan,
+  deletePlan,
+  findPlan,
+  insertPlan,
+  listPlans,
+  updatePlan,
+} from './plans.repository.js';
+
+/** PostgreSQL check_violation: a live subscription would lose its plan. */
+function isCheckViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if (typeof current === 'object' && 'code' in current && (current as { code: unknown }).code === '23514')
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function createPlansService(deps: BillingDeps) {
+  const { db, clock, config, provider, hasPermission } = deps;
+
+  return {
+    /** Everyone signed in sees active plans; plan managers (superusers) also the inactive ones. */
+    async list(auth: AuthContext): Promise<Plans> {
+      const includeInactive = await hasPermission(auth, PERMISSIONS.plansWrite);
+      const rows = await listPlans(db, { includeInactive });
+      return { data: rows.map(toPlan), count: rows.length };
+    },
+
+    async create(body: PlanCreate): Promise<Plan> {
+      const row = await insertPlan(db, {
+        name: body.name,
+        description: body.description,
+        price: normalizeDecimal(body.price),
+        currency: config.currency,
+        billingPeriod: body.billing_period,
+        features: body.features,
+        isActive: body.is_active,
+      });
+      return toPlan(row);
+    },
+
+    async update(id: string, body: PlanUpdate): Promise<Plan> {
+      const updated = await db.transaction(async (tx) => {
+        const before = await findPlan(tx, id, 'update');
+        if (!before) throw notFound(billingMessages.planNotFound);
+        const price = body.price === undefined ? undefined : normalizeDecimal(body.price);
+        const priceChanged =
+          (price !== undefined && toMinor(price) !== toMinor(before.price)) ||
+          (body.billing_period !== undefined && body.billing_period !== before.billingPeriod);
+        return updatePlan(tx, id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(price !== undefined ? { price } : {}),
+          ...(body.billing_period !== undefined ? { billingPeriod: body.billing_period } : {}),
+          ...(body.features !== undefined ? { features: body.features } : {}),
+          ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
+          // The provider's price is for the old amount; update-stripe-price makes a new one.
+          ...(priceChanged ? { providerPriceId: null } : {}),
+          updatedAt: clock.now(),
+        });
+      });
+      return toPlan(updated!);
+    },
+
+    /** Refused while anyone is subscribed: deactivating is the way to retire such a plan. */
+    async remove(id: string): Promise<void> {
+      try {
+        await db.transaction(async (tx) => {
+          // The row lock waits out a subscription being written for this plan, and blocks new ones.
+          if (!(await findPlan(tx, id, 'update'))) throw notFound(billingMessages.planNotFound);
+          if ((await countLiveSubscriptionsOfPlan(tx, id)) > 0) throw conflict(billingMessages.planHasSubscriptions);
+          await deletePlan(tx, id);
+        });
+      } catch (error) {
+        if (isCheckViolation(error)) throw conflict(billingMessages.planHasSubscriptions);
+        throw error;
+      }
+    },
+
+    /** Creates the provider's recurring price for the plan's current amount and remembers it. */
+    async updateProviderPrice(id: string): Promise<Plan> {
+      const plan = await findPlan(db, id);
+      if (!plan) throw notFound(billingMessages.planNotFound);
+      const created = await provider.createPrice({
+        planId: plan.id,
+        name: plan.name,
+        amount: toMinor(plan.price),
+        currency: plan.currency,
+        interval: stripeInterval(plan.billingPeriod),
+        productId: plan.providerProductId,
+      });
+      const updated = await db.transaction(async (tx) => {
+        const current = await findPlan(tx, id, 'update');
+        if (!current) throw notFound(billingMessages.planNotFound);
+        // The price changed while the provider was answering: keep the new amount without a stale price.
+        const stale = toMinor(current.price) !== toMinor(plan.price) || current.billingPeriod !== plan.billingPeriod;
+        return updatePlan(tx, id, {
+          providerProductId: created.productId,
+          providerPriceId: stale ? null : created.priceId,
+          updatedAt: clock.now(),
+        });
+      });
+      return toPlan(updated!);
+    },
+  };
+}
+
+export type PlansService = ReturnType<typeof createPlansService>;

@@ -1,0 +1,76 @@
+import {
+  billingMessages,
+  HttpErrorSchema,
+  SandboxCardSchema,
+  SandboxConfirmResultSchema,
+  SandboxConfirmSchema,
+  SandboxPaymentIntentParamsSchema,
+  SandboxPaymentMethodSchema,
+  ValidationErrorSchema,
+} from '@dataplatform/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notFound } from '../../lib/errors.js';
+import { currentAuth } from '../../plugins/auth.js';
+import type { CustomerAccounts } from './customers.service.js';
+import type { SandboxProvider } from './sandbox.provider.js';
+
+const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+const tags = ['subscriptions'];
+
+/**
+ * What the provider's browser SDK does, for the offline sandbox: turn a card into a `pm_…` id, and
+ * confirm a payment intent. With Stripe live these answer 404.
+ */
+export const sandboxRoutes: FastifyPluginAsyncZod<{
+  sandbox: SandboxProvider | undefined;
+  customers: CustomerAccounts;
+}> = async (app, { sandbox, customers }) => {
+  function live(): SandboxProvider {
+    if (!sandbox) throw notFound(billingMessages.sandboxOnly);
+    return sandbox;
+  }
+
+  app.post(
+    '/subscriptions/sandbox/payment-methods',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Sandbox only: create a card payment method from a test card number',
+        body: SandboxCardSchema,
+        response: {
+          201: SandboxPaymentMethodSchema,
+          402: HttpErrorSchema,
+          404: HttpErrorSchema,
+          422: ValidationErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await live().tokenizeCard(request.body)),
+  );
+
+  app.post(
+    '/subscriptions/sandbox/payment-intents/:payment_intent_id/confirm',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Sandbox only: confirm a payment intent with a card, as the browser SDK would',
+        params: SandboxPaymentIntentParamsSchema,
+        body: SandboxConfirmSchema,
+        response: { 200: SandboxConfirmResultSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => {
+      const provider = live();
+      const customerId = await customers.ensure(currentAuth(request).user);
+      const intent = await provider.confirmPaymentIntent(
+        customerId,
+        request.params.payment_intent_id,
+        request.body.payment_method_id,
+      );
+      return { id: intent.id, status: intent.status, error_message: intent.errorMessage };
+    },
+  );
+};

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import {
+  billingMessages,
+  type BillingConfig,
+  type PaginationQuery,
+  type PaymentIntent,
+  type PaymentIntentCreate,
+  type Subscribe,
+  type Subscription,
+  type Transactions,
+} from '@dataplatform/contract';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { fromMinor, toMinor } from '../../lib/money.js';
+import type { AuthContext } from '../auth/sessions.service.js';
+import type { BillingDeps } from './billing.deps.js';
+import { describePlan } from './billing-periods.js';
+import { toSubscription, toTransaction } from './billing.mapper.js';
+import type { CustomerAccounts } from './customers.service.js';
+import { findCustomer } from './customers.repository.js';
+import { findOwnPaymentMethod, listPaymentMethods } from './payment-methods.repository.js';
+import { findPlan, type PlanRow } from './plans.repository.js';
+import { startPaidPeriod } from './subscription-lifecycle.js';
+import {
+  cancelLiveSubscriptionNow,
+  findLiveSubscription,
+  findLiveSubscriptionWithPlan,
+  updateSubscription,
+} from './subscriptions.repository.js';
+import { insertTransaction, listTransactions } from './transactions.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Keys a client may not set in `provider_metadata`: the server's own. */
+const RESERVED_METADATA = new Set(['user_id', 'plan_id', 'subscription_id', 'purpose', 'transaction_id']);
+
+export function createSubscriptionsService(deps: BillingDeps & { customers: CustomerAccounts }) {
+  const { db, clock, config, provider, customers } = deps;
+
+  async function activePlan(planId: string): Promise<PlanRow> {
+    const plan = await findPlan(db, planId);
+    if (!plan) throw notFound(billingMessages.planNotFound);
+    if (!plan.isActive) throw badRequest(billingMessages.planInactive);
+    return plan;
+  }
+
+  async function currentWithPlan(userId: string): Promise<Subscription> {
+    const current = await findLiveSubscriptionWithPlan(db, userId);
+    if (!current) throw notFound(billingMessages.noActiveSubscription);
+    return toSubscription(current);
+  }
+
+  return {
+    config(): BillingConfig {
+      return { provider: provider.name, publishable_key: provider.publishableKey, currency: config.currency };
+    },
+
+    async current(auth: AuthContext): Promise<Subscription | null> {
+      const current = await findLiveSubscriptionWithPlan(db, auth.user.id);
+      return current ? toSubscription(current) : null;
+    },
+
+    /**
+     * Charges the plan's price for a first period with the chosen card and, once paid, starts (or
+     * switches to) the plan. A decline is a 402 with the provider's reason, a failed transaction and
+     * no subscription. Switching starts a fresh period at the full price (no proration).
+     */
+    async subscribe(auth: AuthContext, planId: string, body: Subscribe): Promise<Subscription> {
+      if (body.plan_id !== undefined && body.plan_id !== planId) throw badRequest(billingMessages.planIdMismatch);
+      const user = auth.user;
+      const plan = await activePlan(planId);
+      const card = await findOwnPaymentMethod(
+        db,
+        user.id,
+        provider.name,
+        body.payment_method_id,
+        !UUID.test(body.payment_method_id),
+      );
+      if (!card) {
+        const saved = await listPaymentMethods(db, user.id, provider.name);
+        throw badRequest(
+          saved.length === 0 ? billingMessages.addPaymentMethodFirst : billingMessages.paymentMethodNotFound,
+        );
+      }
+
+      const live = await findLiveSubscription(db, user.id);
+      if (live && live.planId === plan.id && live.status === 'active') {
+        if (!live.cancelAtPeriodEnd) throw conflict(billingMessages.alreadySubscribed);
+        // Subscribing again to a plan cancelled at period end simply keeps it: nothing to charge.
+        await updateSubscription(db, live.id, { cancelAtPeriodEnd: false, updatedAt: clock.now() });
+        return currentWithPlan(user.id);
+      }
+
+      const customer = await findCustomer(db, user.id, provider.name);
+      if (!customer) throw badRequest(billingMessages.paymentMethodNotFound);
+      const transactionId = randomUUID();
+      const amount = toMinor(plan.price);
+      const clientMetadata = Object.fromEntries(
+        Object.entries(body.provider_metadata ?? {})
+          .filter(([key]) => !RESERVED_METADATA.has(key))
+          .map(([key, value]) => [key, String(value)]),
+      );
+      const result = await provider.charge({
+        customerId: customer.providerCustomerId,
+        paymentMethodId: card.providerPaymentMethodId,
+        amount,
+        currency: plan.currency,
+        description: describePlan(plan),
+        metadata: {
+          ...clientMetadata,
+          user_id: user.id,
+          plan_id: plan.id,
+          transaction_id: transactionId,
+          purpose: 'subscribe',
+        },
+        idempotencyKey: `subscribe-${transactionId}`,
+        offSession: false,
+      });
+
+      const base = {
+        id: transactionId,
+        userId: user.id,
+        planId: plan.id,
+        kind: 'subscribe' as const,
+        amount: fromMinor(amount),
+        currency: plan.currency,
+        description: describePlan(plan),
+        provider: provider.name,
+        providerPaymentId: result.providerPaymentId,
+      };
+      if (result.status === 'failed') {
+        await insertTransaction(db, { ...base, status: 'failed', errorMessage: result.reason });
+        throw new AppError(402, result.reason);
+      }
+      await db.transaction(async (tx) => {
+        const now = clock.now();
+        const subscription = await startPaidPeriod(tx, { userId: user.id, plan, periodStart: now, now });
+        await insertTransaction(tx, { ...base, status: 'succeeded', subscriptionId: subscription.id });
+      });
+      return currentWithPlan(user.id);
+    },
+
+    /** Cancels at the end of the paid period (it stays active until then); a past-due one ends now. */
+    async cancel(auth: AuthContext): Promise<Subscription> {
+      const updated = await db.transaction(async (tx) => {
+        const live = await findLiveSubscription(tx, auth.user.id, 'update');
+        if (!live) throw notFound(billingMessages.noActiveSubscription);
+        const now = clock.now();
+        if (live.status === 'past_due') {
+          return updateSubscription(tx, live.id, {
+            status: 'canceled',
+            canceledAt: now,
+            nextAttemptAt: null,
+            updatedAt: now,
+          });
+        }
+        return updateSubscription(tx, live.id, { cancelAtPeriodEnd: true, updatedAt: now });
+      });
+      if (updated.status === 'canceled') {
+        const plan = (await findPlan(db, updated.planId!))!;
+        return toSubscription({ ...updated, plan });
+      }
+      return currentWithPlan(auth.user.id);
+    },
+
+    async transactions(auth: AuthContext, page: PaginationQuery): Promise<Transactions> {
+      const { rows, total } = await listTransactions(db, auth.user.id, page);
+      return { data: rows.map(toTransaction), count: total };
+    },
+
+    /**
+     * A payment for a plan's amount that the client confirms (the provider's SDK handles any
+     * authentication); a pending transaction now, its outcome from the provider's event.
+     */
+    async createPaymentIntent(auth: AuthContext, body: PaymentIntentCreate): Promise<PaymentIntent> {
+      const plan = await activePlan(body.plan_id);
+      const customerId = await customers.ensure(auth.user);
+      const transactionId = randomUUID();
+      const amount = toMinor(plan.price);
+      const intent = await provider.createPaymentIntent({
+        customerId,
+        amount,
+        currency: plan.currency,
+        description: describePlan(plan),
+        metadata: { user_id: auth.user.id, plan_id: plan.id, transaction_id: transactionId, purpose: 'subscribe' },
+        idempotencyKey: `payment-intent-${transactionId}`,
+      });
+      await insertTransaction(db, {
+        id: transactionId,
+        userId: auth.user.id,
+        planId: plan.id,
+        kind: 'payment_intent',
+        amount: fromMinor(amount),
+        currency: plan.currency,
+        status: 'pending',
+        description: describePlan(plan),
+        provider: provider.name,
+        providerPaymentId: intent.id,
+      });
+      return {
+        id: intent.id,
+        client_secret: intent.clientSecret,
+        amount: fromMinor(amount),
+        currency: plan.currency,
+        status: intent.status,
+        transaction_id: transactionId,
+      };
+    },
+
+    /**
+     * Before an account goes: its subscription ends (so no renewal can charge it), then its cards are
+     * detached and its customer deleted at the provider. A provider failure stops the deletion.
+     */
+    async closeAccount(userId: string): Promise<void> {
+      await db.transaction((tx) => cancelLiveSubscriptionNow(tx, userId, clock.now()));
+      const cards = await listPaymentMethods(db, userId, provider.name);
+      for (const card of cards) await provider.detachPaymentMethod(card.providerPaymentMethodId);
+      const customer = await findCustomer(db, userId, provider.name);
+      if (customer) await provider.deleteCustomer(customer.providerCustomerId);
+    },
+  };
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
