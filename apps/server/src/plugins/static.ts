@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Serves the built web app (apps/web/dist) so one process serves the whole product. Unknown
+ * Serves the built web app (apps/web/dist) so one process serves the whole product. A path with a
+ * prerendered page (dist/<path>.html) gets that page; other unknown
  * non-API GETs that want HTML get the app's index.html (client-side routes); unknown API paths get
  * a JSON 404.
  */
@@ -18,6 +19,10 @@ export const staticPlugin = fp<{ root: string }>(
         root,
         wildcard: true,
         index: ['index.html'],
+        // Prerendered pages live at dist/<page>.html: /about-us serves about-us.html.
+        extensions: ['html'],
+        // The web build writes .br and .gz copies beside its files; browsers that accept them get those.
+        preCompressed: true,
         // Vite fingerprints everything under assets/: cache it for good, revalidate the rest.
         setHeaders(reply, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -1,0 +1,69 @@
+import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+
+/** Every screen the other specs walk, with what shows it is ready. */
+const PUBLIC_PAGES = [
+  ['/studio', 'AI-assisted full-stack coding and business-intelligence reporting'],
+  ['/about-us', 'We turn very large data into reports people trust'],
+  ['/data-engineering', 'Data engineering and analytics consulting'],
+  ['/high-scale-tableau', 'High-scale Tableau deployments'],
+  ['/transparency-pipeline', 'A price-transparency data pipeline for healthcare'],
+  ['/contact', 'Contact Us'],
+  ['/login', 'Log In'],
+  ['/signup', 'Sign Up'],
+  ['/recover-password', 'Password Recovery'],
+  ['/reset-password?token=abc', 'Reset Password'],
+  ['/no-such-page', 'Oops!'],
+] as const;
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`in the ${scheme} theme`, () => {
+    test.use({ colorScheme: scheme });
+
+    for (const [path, heading] of PUBLIC_PAGES) {
+      test(`axe finds no serious or critical violation on ${path}`, async ({ page }) => {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${scheme}\\b`));
+        await expectNoSeriousA11yViolations(page, `${path} (${scheme})`);
+      });
+    }
+
+    test('axe finds no serious or critical violation with errors, menus and drawer open', async ({ page }) => {
+      await page.goto('/signup');
+      await page.getByRole('button', { name: 'Sign Up' }).click();
+      await expect(page.getByLabel('Full Name')).toHaveAccessibleDescription('Full Name is required');
+      await expectNoSeriousA11yViolations(page, `signup with errors (${scheme})`);
+
+      await page.goto('/contact');
+      await page.getByRole('button', { name: 'Send Message' }).click();
+      await expect(page.getByLabel('Name')).toHaveAccessibleDescription('Name must be at least 2 characters');
+      await expectNoSeriousA11yViolations(page, `contact with errors (${scheme})`);
+
+      await page.getByRole('button', { name: 'Solutions & Services' }).click();
+      await expect(page.getByRole('menuitem', { name: 'Data Engineering' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `open menu (${scheme})`);
+      await page.keyboard.press('Escape');
+
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.getByRole('button', { name: 'open navigation menu' }).click();
+      await expect(page.getByRole('navigation', { name: 'Site navigation' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `drawer (${scheme})`);
+    });
+
+    test('axe finds no serious or critical violation in the signed-in areas', async ({
+      page,
+      createAccount,
+      signIn,
+    }) => {
+      await signIn(page, await createAccount({ isSuperuser: true }));
+      for (const [path, heading] of [
+        ['/settings', 'Settings'],
+        ['/admin', 'Admin Dashboard'],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await expectNoSeriousA11yViolations(page, `${path} (${scheme})`);
+      }
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const webDistDir = path.join(repoRoot, 'apps/web/dist');
+const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppServer {
+  baseUrl: string;
+  superuserEmail: string;
+  superuserPassword: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the production build the way `npm start` serves it (node apps/server/dist/server.js) with
+ * its own empty data folder on a free loopback port; mail goes to `smtpPort` when given.
+ */
+export async function startAppServer(options: { smtpPort?: number } = {}): Promise<AppServer> {
+  for (const built of [serverEntry, path.join(webDistDir, 'index.html')]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` at the repository root first`);
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'dp-app-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const superuserEmail = 'admin@example.com';
+  const superuserPassword = randomBytes(12).toString('base64url');
+  const smtp: Record<string, string> =
+    options.smtpPort === undefined
+      ? { SMTP_HOST: '' }
+      : { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(options.smtpPort), SMTP_TLS: 'false', SMTP_SSL: 'false' };
+
+  const server = spawn(process.execPath, [serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ENVIRONMENT: 'local',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      FRONTEND_HOST: baseUrl,
+      FIRST_SUPERUSER: superuserEmail,
+      FIRST_SUPERUSER_PASSWORD: superuserPassword,
+      LOG_LEVEL: 'warn',
+      ...smtp,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (server.exitCode !== null) {
+      await stop();
+      throw new Error(`the server exited with code ${server.exitCode} while starting`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server at ${baseUrl} was not ready within 90 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { baseUrl, superuserEmail, superuserPassword, stop };
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the specs through playwright.config.ts (its globalSetup)`);
+  return value;
+}
+
+export interface TestAccount {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  isSuperuser: boolean;
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A form-body login over the API, as the web app does it; answers the access token. */
+export async function apiLogin(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const response = await request.post('/api/v1/login/access-token', { form: { username: email, password } });
+  expect(response.status(), `login of ${email}`).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+interface WorkerFixtures {
+  adminToken: string;
+}
+
+interface TestFixtures {
+  /** Creates an account through the admin API (no signup rate limit, no UI). */
+  createAccount: (options?: { isSuperuser?: boolean }) => Promise<TestAccount>;
+  /** Puts a signed-in session for `account` into the page's storage, as a login would. */
+  signIn: (page: Page, account: TestAccount) => Promise<void>;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // Playwright reads fixture dependencies from this destructuring, so it must stay (empty).
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => {
+    await use(requiredEnv('E2E_BASE_URL'));
+  },
+  adminToken: [
+    async ({ playwright }, use) => {
+      const request = await playwright.request.newContext({ baseURL: requiredEnv('E2E_BASE_URL') });
+      const token = await apiLogin(request, requiredEnv('E2E_SUPERUSER_EMAIL'), requiredEnv('E2E_SUPERUSER_PASSWORD'));
+      await request.dispose();
+      await use(token);
+    },
+    { scope: 'worker' },
+  ],
+  createAccount: async ({ request, adminToken }, use) => {
+    await use(async ({ isSuperuser = false } = {}) => {
+      const account = {
+        email: uniqueEmail(isSuperuser ? 'admin' : 'user'),
+        password: `pw-${randomUUID()}`,
+        fullName: isSuperuser ? 'Ada Admin' : 'Paul Plain',
+        isSuperuser,
+      };
+      const response = await request.post('/api/v1/users/', {
+        headers: { authorization: `Bearer ${adminToken}` },
+        data: {
+          email: account.email,
+          password: account.password,
+          full_name: account.fullName,
+          is_active: true,
+          is_superuser: isSuperuser,
+        },
+      });
+      expect(response.status(), await response.text()).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      return { ...account, id };
+    });
+  },
+  signIn: async ({ request }, use) => {
+    await use(async (page, account) => {
+      const token = await apiLogin(request, account.email, account.password);
+      await page.goto('/robots.txt');
+      await page.evaluate(
+        ([accessToken, user]) => {
+          localStorage.setItem('access_token', accessToken);
+          localStorage.setItem('user', user);
+        },
+        [token, JSON.stringify({ id: account.id, email: account.email, is_superuser: account.isSuperuser })] as const,
+      );
+    });
+  },
+});
+
+export { expect };
+
+/** axe must find no serious or critical violation on the page as it stands. */
+export async function expectNoSeriousA11yViolations(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}

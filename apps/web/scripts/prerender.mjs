@@ -1,0 +1,123 @@
+// Build step: renders each marketing page to static HTML (dist/<page>.html) with its own title,
+// description, critical CSS and modulepreload links, then writes sitemap.xml and robots.txt.
+// The server serves /about-us from dist/about-us.html; every other route gets the SPA shell.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = path.join(webDir, 'dist');
+const ssrEntry = path.join(webDir, 'node_modules/.cache/prerender/entry-server.js');
+const siteUrl = (process.env.FRONTEND_HOST ?? 'http://localhost:8000').replace(/\/+$/, '');
+
+/** The source module of each prerendered page, to find its chunk in Vite's manifest. */
+const PAGE_MODULES = {
+  '/studio': 'src/features/marketing/pages/studio-page.tsx',
+  '/about-us': 'src/features/marketing/pages/about-us-page.tsx',
+  '/data-engineering': 'src/features/marketing/pages/data-engineering-page.tsx',
+  '/high-scale-tableau': 'src/features/marketing/pages/high-scale-tableau-page.tsx',
+  '/transparency-pipeline': 'src/features/marketing/pages/transparency-pipeline-page.tsx',
+  '/contact': 'src/features/contact/components/contact-page.tsx',
+};
+
+function escapeHtml(text) {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** The page chunk and every chunk it imports statically, minus what the entry already loads. */
+function chunksFor(manifest, key, entryFiles) {
+  const files = new Set();
+  const visit = (id) => {
+    const chunk = manifest[id];
+    if (!chunk) throw new Error(`prerender: ${id} is not in Vite's manifest`);
+    if (files.has(chunk.file) || entryFiles.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(key);
+  return [...files];
+}
+
+function entryFilesOf(manifest) {
+  const files = new Set();
+  const visit = (id) => {
+    const chunk = manifest[id];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit('index.html');
+  return files;
+}
+
+const template = await readFile(path.join(distDir, 'index.html'), 'utf8');
+const manifestPath = path.join(distDir, '.vite', 'manifest.json');
+const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+const entryFiles = entryFilesOf(manifest);
+const { renderPage, MARKETING_PAGES } = await import(pathToFileURL(ssrEntry).href);
+
+for (const page of MARKETING_PAGES) {
+  const moduleKey = PAGE_MODULES[page.path];
+  if (!moduleKey) throw new Error(`prerender: no source module listed for ${page.path}`);
+  const { html, styles } = await renderPage(page.path);
+  const preloads = chunksFor(manifest, moduleKey, entryFiles)
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('\n    ');
+  const document = template
+    .replace(/<title>.*?<\/title>/s, `<title>${escapeHtml(page.title)}</title>`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/s,
+      `<meta name="description" content="${escapeHtml(page.description)}" />`,
+    )
+    .replace(
+      '<!--app-head-->',
+      `<link rel="canonical" href="${siteUrl}${page.path}" />\n    ${preloads}\n    ${styles}`,
+    )
+    .replace('<!--app-html-->', html);
+  await writeFile(path.join(distDir, `${page.path.slice(1)}.html`), document);
+}
+
+// The SPA shell for every other route: no prerendered markup, placeholders removed.
+await writeFile(
+  path.join(distDir, 'index.html'),
+  template.replace('<!--app-head-->', '').replace('<!--app-html-->', ''),
+);
+
+const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${MARKETING_PAGES.map((page) => `  <url><loc>${siteUrl}${page.path}</loc></url>`).join('\n')}
+</urlset>
+`;
+await writeFile(path.join(distDir, 'sitemap.xml'), sitemap);
+
+const robots = `User-agent: *
+Allow: /
+Disallow: /admin
+Disallow: /settings
+Disallow: /api/
+
+Sitemap: ${siteUrl}/sitemap.xml
+`;
+await writeFile(path.join(distDir, 'robots.txt'), robots);
+
+// The manifest was only for this step; it need not be served.
+await rm(path.join(distDir, '.vite'), { recursive: true, force: true });
+// Compressed copies beside the scripts and other text assets: the server sends them to browsers
+// that accept them (@fastify/static preCompressed), so nothing is compressed per request. Pages are
+// left alone: the server finds /about-us through the .html extension, which its precompressed
+// lookup does not combine with.
+const COMPRESSIBLE = /\.(js|css|svg|xml|txt|json)$/;
+for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+  const file = path.join(entry.parentPath, entry.name);
+  const content = await readFile(file);
+  if (content.length < 1024) continue;
+  await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }),
+  );
+}
+
+process.stdout.write(`prerendered ${MARKETING_PAGES.length} pages, sitemap.xml and robots.txt\n`);

@@ -1,0 +1,28 @@
+import { Suspense, type ReactNode } from 'react';
+import { Navigate, Outlet } from 'react-router';
+import { getStoredUser, isLoggedIn } from '../lib/session.js';
+
+/** The layout-less auth group: a stored token sends the visitor to /. */
+export function RedirectIfAuthenticated() {
+  if (isLoggedIn()) return <Navigate to="/" replace />;
+  return (
+    <Suspense fallback={null}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+/** Signed-in areas: no token, no entry. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  if (!isLoggedIn()) return <Navigate to="/login" replace />;
+  return children;
+}
+
+/**
+ * /admin (SPEC.md section 6): a token plus a stored user whose is_superuser is true; anything else,
+ * an unparsable record included, goes to /login.
+ */
+export function RequireSuperuser({ children }: { children: ReactNode }) {
+  if (!isLoggedIn() || getStoredUser()?.is_superuser !== true) return <Navigate to="/login" replace />;
+  return children;
+}

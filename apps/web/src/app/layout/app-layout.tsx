@@ -1,0 +1,99 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import { Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { usePageMeta } from '../../lib/use-page-meta.js';
+import { Logo } from '../../components/logo.js';
+import { LazyNavDrawer, loadNavDrawer } from './lazy-overlays.js';
+import { NavMenu } from './nav-menu.js';
+import { activeSection, NAV_SECTIONS } from './navigation.js';
+import { SiteFooter } from './site-footer.js';
+import { ThemeToggle } from './theme-toggle.js';
+import { UserMenu } from './user-menu.js';
+
+/** Scrolls to the top on each navigation (SPEC.md section 2). */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+/** The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. */
+export function AppLayout() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // Mounted from the first opening on, so closing can slide it out.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const { pathname } = useLocation();
+  const current = activeSection(pathname);
+  usePageMeta();
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+      <ScrollToTop />
+      <Box
+        component="a"
+        href="#main"
+        sx={{
+          position: 'absolute',
+          left: 8,
+          top: -48,
+          zIndex: 2000,
+          p: 1,
+          bgcolor: 'background.paper',
+          color: 'text.primary',
+          '&:focus': { top: 8 },
+        }}
+      >
+        Skip to content
+      </Box>
+      <AppBar
+        position="sticky"
+        color="inherit"
+        elevation={0}
+        sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', color: 'text.primary' }}
+      >
+        <Toolbar component="nav" aria-label="Main">
+          <IconButton
+            color="inherit"
+            aria-label="open navigation menu"
+            edge="start"
+            onPointerEnter={() => void loadNavDrawer()}
+            onFocus={() => void loadNavDrawer()}
+            onClick={() => {
+              setDrawerUsed(true);
+              setDrawerOpen(true);
+            }}
+            sx={{ mr: 1, display: { xs: 'inline-flex', md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Logo />
+          <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5 }}>
+            {NAV_SECTIONS.map((section) => (
+              <NavMenu key={section.label} section={section} current={current === section.label} />
+            ))}
+          </Box>
+          <Box sx={{ flexGrow: 1 }} />
+          <ThemeToggle />
+          <UserMenu current={current === 'account'} />
+        </Toolbar>
+      </AppBar>
+      {drawerUsed ? (
+        <Suspense fallback={null}>
+          <LazyNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
+      ) : null}
+      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      <SiteFooter />
+    </Box>
+  );
+}

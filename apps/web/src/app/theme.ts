@@ -1,0 +1,33 @@
+import { createTheme } from '@mui/material/styles';
+
+/**
+ * Light and dark schemes as CSS variables, switched by a class on <html> (set before first paint
+ * by /color-scheme.js, so prerendered pages never flash the wrong scheme).
+ */
+export const theme = createTheme({
+  cssVariables: { colorSchemeSelector: 'class' },
+  colorSchemes: {
+    light: {
+      palette: {
+        primary: { main: '#1d4ed8' },
+        secondary: { main: '#7c3aed' },
+        background: { default: '#f8fafc', paper: '#ffffff' },
+      },
+    },
+    dark: {
+      palette: {
+        primary: { main: '#93c5fd' },
+        secondary: { main: '#c4b5fd' },
+        background: { default: '#0b1220', paper: '#111a2e' },
+      },
+    },
+  },
+  typography: {
+    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    h1: { fontSize: '2.5rem', fontWeight: 700, lineHeight: 1.2 },
+    h2: { fontSize: '1.9rem', fontWeight: 700, lineHeight: 1.25 },
+    h3: { fontSize: '1.4rem', fontWeight: 600, lineHeight: 1.3 },
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  shape: { borderRadius: 10 },
+});

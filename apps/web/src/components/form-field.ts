@@ -1,0 +1,26 @@
+import { get, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+
+/** What the helpers need of a form, whatever its submitted (parsed) type. */
+type FormHandle<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
+
+/** Wires a MUI TextField to react-hook-form: the input ref, handlers, and the field's message. */
+export function fieldProps<T extends FieldValues>(form: FormHandle<T>, name: Path<T>) {
+  const { ref, ...registration } = form.register(name);
+  const message = fieldError(form, name);
+  return { ...registration, inputRef: ref, error: message !== undefined, helperText: message };
+}
+
+/** The message of a field's error, if it has one. */
+export function fieldError<T extends FieldValues>(form: FormHandle<T>, name: Path<T>): string | undefined {
+  const error: unknown = get(form.formState.errors, name);
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
+    return error.message;
+  }
+  return undefined;
+}
+
+/** PasswordField's variant: the message goes to `errorMessage`. */
+export function passwordFieldProps<T extends FieldValues>(form: FormHandle<T>, name: Path<T>) {
+  const { ref, ...registration } = form.register(name);
+  return { ...registration, inputRef: ref, errorMessage: fieldError(form, name) };
+}

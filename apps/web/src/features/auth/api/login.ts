@@ -1,0 +1,20 @@
+import type { Token } from '@dataplatform/contract';
+import { apiRequest } from '../../../lib/api-client.js';
+import { clearSession, setAccessToken, setStoredUser } from '../../../lib/session.js';
+import { fetchCurrentUser } from './current-user.js';
+
+/**
+ * Login (SPEC.md section 4): `POST /login/access-token` with the form body, store the token, then
+ * load and store the current user. If that load fails the session is dropped again.
+ */
+export async function login(credentials: { username: string; password: string }): Promise<void> {
+  const token = await apiRequest<Token>({ method: 'POST', path: '/login/access-token', form: credentials });
+  setAccessToken(token.access_token);
+  try {
+    const user = await fetchCurrentUser();
+    setStoredUser({ id: user.id, email: user.email, full_name: user.full_name, is_superuser: user.is_superuser });
+  } catch (error) {
+    clearSession();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { Logo } from '../../../components/logo.js';
+import { usePageMeta } from '../../../lib/use-page-meta.js';
+
+/** The frame of the layout-less auth screens: logo, heading, an error line, the form. */
+export function AuthCard({ title, error, children }: { title: string; error?: string; children: ReactNode }) {
+  usePageMeta();
+  return (
+    <Container component="main" maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
+      <Box sx={{ display: 'flex', justifyContent: 'center', mb: 3 }}>
+        <Logo />
+      </Box>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
+        <Typography variant="h1" sx={{ fontSize: '1.75rem', mb: 3, textAlign: 'center' }}>
+          {title}
+        </Typography>
+        {error ? (
+          <Alert severity="error" sx={{ mb: 2 }} role="alert">
+            {error}
+          </Alert>
+        ) : null}
+        {children}
+      </Paper>
+    </Container>
+  );
+}

@@ -1,0 +1,69 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { PasswordField } from '../../../components/password-field.js';
+import { errorText } from '../../../lib/api-error.js';
+import { login } from '../api/login.js';
+import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
+import { AuthCard } from './auth-card.js';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string>();
+  const form = useForm<LoginFormValues, unknown, LoginFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(LoginFormFieldsSchema),
+    defaultValues: { username: '', password: '' },
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(undefined);
+    try {
+      await login(values);
+      await navigate('/');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  });
+
+  return (
+    <AuthCard title="Log In" error={error}>
+      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <TextField
+          {...fieldProps(form, 'username')}
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          fullWidth
+        />
+        <PasswordField
+          {...passwordFieldProps(form, 'password')}
+          label="Password"
+          autoComplete="current-password"
+          required
+          fullWidth
+        />
+        <Link component={RouterLink} to="/recover-password" sx={{ justifySelf: 'end' }}>
+          Forgot Password?
+        </Link>
+        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+          Log In
+        </LoadingButton>
+        <Typography sx={{ textAlign: 'center' }}>
+          Don&apos;t have an account?{' '}
+          <Link component={RouterLink} to="/signup">
+            Sign Up
+          </Link>
+        </Typography>
+      </Box>
+    </AuthCard>
+  );
+}

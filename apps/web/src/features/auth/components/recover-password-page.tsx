@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { fieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { errorText } from '../../../lib/api-error.js';
+import { requestPasswordRecovery } from '../api/password-recovery.js';
+import {
+  RecoverPasswordFormSchema,
+  type RecoverPasswordFormOutput,
+  type RecoverPasswordFormValues,
+} from '../schemas.js';
+import { AuthCard } from './auth-card.js';
+
+export function RecoverPasswordPage() {
+  const [error, setError] = useState<string>();
+  const [sent, setSent] = useState<string>();
+  const form = useForm<RecoverPasswordFormValues, unknown, RecoverPasswordFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(RecoverPasswordFormSchema),
+    defaultValues: { email: '' },
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(undefined);
+    setSent(undefined);
+    try {
+      const answer = await requestPasswordRecovery(values.email);
+      setSent(answer.message);
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  });
+
+  return (
+    <AuthCard title="Password Recovery" error={error}>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Enter the e-mail address of your account and we will send you a link to choose a new password.
+      </Typography>
+      {sent ? (
+        <Alert severity="success" role="status" sx={{ mb: 2 }}>
+          {sent}
+        </Alert>
+      ) : null}
+      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
+        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+          Continue
+        </LoadingButton>
+        <Typography sx={{ textAlign: 'center' }}>
+          Remembered it?{' '}
+          <Link component={RouterLink} to="/login">
+            Log In
+          </Link>
+        </Typography>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,83 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { passwordFieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { PasswordField } from '../../../components/password-field.js';
+import { StrengthMeter } from '../../../components/strength-meter.js';
+import { errorText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { resetPassword } from '../api/password-recovery.js';
+import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
+import { AuthCard } from './auth-card.js';
+
+/** The reset link's target: the token comes from the query string. */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const [error, setError] = useState<string>();
+  const form = useForm<ResetPasswordFormValues, unknown, ResetPasswordFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(ResetPasswordFormSchema),
+    defaultValues: { new_password: '', confirm_password: '' },
+  });
+  const password = form.watch('new_password');
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(undefined);
+    try {
+      const answer = await resetPassword({ token, new_password: values.new_password });
+      showToast(answer.message, 'success');
+      await navigate('/login');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Reset Password"
+      error={token === '' ? 'This reset link is incomplete: it carries no token.' : error}
+    >
+      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <div>
+          <PasswordField
+            {...passwordFieldProps(form, 'new_password')}
+            label="New Password"
+            autoComplete="new-password"
+            required
+            fullWidth
+          />
+          <StrengthMeter password={password} />
+        </div>
+        <PasswordField
+          {...passwordFieldProps(form, 'confirm_password')}
+          label="Confirm Password"
+          autoComplete="new-password"
+          required
+          fullWidth
+        />
+        <LoadingButton
+          type="submit"
+          variant="contained"
+          size="large"
+          loading={form.formState.isSubmitting}
+          disabled={token === ''}
+        >
+          Reset Password
+        </LoadingButton>
+        <Typography sx={{ textAlign: 'center' }}>
+          Need a new link?{' '}
+          <Link component={RouterLink} to="/recover-password">
+            Recover password
+          </Link>
+        </Typography>
+      </Box>
+    </AuthCard>
+  );
+}

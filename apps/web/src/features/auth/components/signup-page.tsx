@@ -1,0 +1,74 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { PasswordField } from '../../../components/password-field.js';
+import { StrengthMeter } from '../../../components/strength-meter.js';
+import { errorText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { signup } from '../api/signup.js';
+import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
+import { AuthCard } from './auth-card.js';
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string>();
+  const form = useForm<SignupFormValues, unknown, SignupFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(SignupFormSchema),
+    defaultValues: { full_name: '', email: '', password: '', confirm_password: '' },
+  });
+  const password = form.watch('password');
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(undefined);
+    try {
+      await signup(values);
+      showToast('Your account has been created. You can log in now.', 'success');
+      await navigate('/login');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  });
+
+  return (
+    <AuthCard title="Sign Up" error={error}>
+      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
+        <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
+        <div>
+          <PasswordField
+            {...passwordFieldProps(form, 'password')}
+            label="Password"
+            autoComplete="new-password"
+            required
+            fullWidth
+          />
+          <StrengthMeter password={password} />
+        </div>
+        <PasswordField
+          {...passwordFieldProps(form, 'confirm_password')}
+          label="Confirm Password"
+          autoComplete="new-password"
+          required
+          fullWidth
+        />
+        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+          Sign Up
+        </LoadingButton>
+        <Typography sx={{ textAlign: 'center' }}>
+          Already have an account?{' '}
+          <Link component={RouterLink} to="/login">
+            Log In
+          </Link>
+        </Typography>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,100 @@
+import { ApiError } from './api-error.js';
+import { clearSession, getAccessToken, getSelectedTenantId } from './session.js';
+import { navigateTo } from './navigation.js';
+
+/** API base (SPEC.md section 9): same origin. */
+export const API_BASE = '/api/v1';
+
+type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path under /api/v1, starting with a slash. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded (the OAuth2 login form). */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search === '' ? '' : `?${search}`}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (text === '') return undefined;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/**
+ * The one way the web app calls the API: bearer token and X-Tenant-ID from storage on every call,
+ * JSON in and out, an ApiError for every non-OK answer. A 401 on a call that carried a token means
+ * the session is gone: the token and user are dropped and the app goes to /login.
+ */
+export async function apiRequest<T>(options: RequestOptions): Promise<T> {
+  const url = buildUrl(options.path, options.query);
+  const token = getAccessToken();
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Tenant-ID': getSelectedTenantId(),
+  };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (isAbort(error)) throw ApiError.aborted(url);
+    throw error;
+  }
+
+  let responseBody: unknown;
+  try {
+    responseBody = await readBody(response);
+  } catch (error) {
+    if (isAbort(error)) throw ApiError.aborted(url);
+    throw error;
+  }
+  if (!response.ok) {
+    if (response.status === 401 && token) {
+      clearSession();
+      navigateTo('/login', { replace: true });
+    }
+    throw new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
+  }
+  return responseBody as T;
+}

@@ -1,0 +1,66 @@
+/** Browser storage keys of SPEC.md section 3, word for word. */
+export const STORAGE_KEYS = {
+  accessToken: 'access_token',
+  user: 'user',
+  selectedTenantId: 'selectedTenantId',
+} as const;
+
+/** What the app keeps of the signed-in user: at least id and is_superuser. */
+export interface StoredUser {
+  id: string;
+  email?: string;
+  full_name?: string | null;
+  is_superuser: boolean;
+}
+
+function storage(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function getAccessToken(): string | null {
+  return storage()?.getItem(STORAGE_KEYS.accessToken) ?? null;
+}
+
+export function setAccessToken(token: string): void {
+  storage()?.setItem(STORAGE_KEYS.accessToken, token);
+}
+
+export function isLoggedIn(): boolean {
+  const token = getAccessToken();
+  return token !== null && token !== '';
+}
+
+/** The stored user, or null when absent or unparsable (a corrupt record grants nothing). */
+export function getStoredUser(): StoredUser | null {
+  const raw = storage()?.getItem(STORAGE_KEYS.user);
+  if (raw === null || raw === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== 'object' || value === null) return null;
+    const record = value as Record<string, unknown>;
+    if (typeof record.id !== 'string' || typeof record.is_superuser !== 'boolean') return null;
+    return record as unknown as StoredUser;
+  } catch {
+    return null;
+  }
+}
+
+export function setStoredUser(user: StoredUser): void {
+  storage()?.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+}
+
+/** The tenant the user picked, sent as X-Tenant-ID on every call ("" when none). */
+export function getSelectedTenantId(): string {
+  return storage()?.getItem(STORAGE_KEYS.selectedTenantId) ?? '';
+}
+
+/** Forgets the signed-in user (logout, deletion, a refused token). */
+export function clearSession(): void {
+  const store = storage();
+  store?.removeItem(STORAGE_KEYS.accessToken);
+  store?.removeItem(STORAGE_KEYS.user);
+}
