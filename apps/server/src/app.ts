@@ -142,7 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, { servedOverHttps: config.frontendHost.startsWith('https://') });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);

@@ -1,3 +1,4 @@
+import { computeSecurityHeaders, helmetOptionsFor } from './security-headers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 
@@ -39,8 +40,20 @@ describe('platform', () => {
       expect(csp, url).toContain("object-src 'none'");
       expect(csp, url).toContain("frame-ancestors 'none'");
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      // The test app's FRONTEND_HOST is https: HSTS and upgrades apply.
       expect(response.headers['strict-transport-security'], url).toMatch(/max-age=/);
+      expect(csp, url).toContain('upgrade-insecure-requests');
       expect(response.headers['x-powered-by'], url).toBeUndefined();
     }
+  });
+
+  it('neither upgrades requests nor pins HTTPS when the product is served over plain HTTP', () => {
+    const plain = computeSecurityHeaders(helmetOptionsFor(false));
+    expect(plain['content-security-policy']).toContain("default-src 'self'");
+    expect(plain['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(plain['strict-transport-security']).toBeUndefined();
+    const secure = computeSecurityHeaders(helmetOptionsFor(true));
+    expect(secure['content-security-policy']).toContain('upgrade-insecure-requests');
+    expect(secure['strict-transport-security']).toMatch(/max-age=/);
   });
 });
