@@ -3,7 +3,7 @@
 // before any interaction, and flags a signed-in area chunk in a marketing page's first load.
 // A report, not a test: targets are >= 95 per score and <= 150 KB of gzipped JavaScript.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -21,6 +21,8 @@ const PAGES = [
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const SIGNED_IN_CHUNKS = ['settings-area', 'admin-area', 'query-client'];
 const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// AUDIT_REPORT_DIR=<folder> keeps each page's full Lighthouse JSON there, to see why a score fell.
+const reportDir = process.env.AUDIT_REPORT_DIR;
 
 interface LighthouseReport {
   categories: Record<(typeof CATEGORIES)[number], { score: number | null }>;
@@ -31,7 +33,7 @@ async function gzippedSize(file: string): Promise<number> {
   return gzipSync(await readFile(file), { level: 9 }).length;
 }
 
-async function audit(url: string): Promise<LighthouseReport> {
+async function auditOnce(url: string): Promise<string> {
   const { stdout } = await run(
     path.join(repoRoot, 'node_modules/.bin/lighthouse'),
     [
@@ -44,6 +46,25 @@ async function audit(url: string): Promise<LighthouseReport> {
     ],
     { env: { ...process.env, CHROME_PATH: chromePath }, maxBuffer: 256 * 1024 * 1024 },
   );
+  return stdout;
+}
+
+/** Lighthouse now and then fails a run on a busy machine (NO_NAVSTART, an interstitial): try again. */
+async function audit(url: string): Promise<LighthouseReport> {
+  let stdout: string | undefined;
+  for (let attempt = 1; stdout === undefined; attempt += 1) {
+    try {
+      stdout = await auditOnce(url);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      process.stderr.write(`lighthouse failed on ${url} (attempt ${attempt}), trying again\n`);
+    }
+  }
+  if (reportDir) {
+    await mkdir(reportDir, { recursive: true });
+    const name = new URL(url).pathname.slice(1).replaceAll('/', '_') || 'index';
+    await writeFile(path.join(reportDir, `${name}.json`), stdout);
+  }
   return JSON.parse(stdout) as LighthouseReport;
 }
 

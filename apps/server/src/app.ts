@@ -33,7 +33,7 @@ import { healthPlugin } from './plugins/health.js';
 import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { staticPlugin } from './plugins/static.js';
+import { readInlineScriptHashes, staticPlugin } from './plugins/static.js';
 import { tenantContextPlugin } from './plugins/tenant-context.js';
 import { API_PREFIX, swaggerPlugin } from './plugins/swagger.js';
 
@@ -142,7 +142,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, { servedOverHttps: config.frontendHost.startsWith('https://') });
+  await app.register(securityHeadersPlugin, {
+    servedOverHttps: config.frontendHost.startsWith('https://'),
+    inlineScriptHashes: readInlineScriptHashes(config.webDistDir),
+  });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);

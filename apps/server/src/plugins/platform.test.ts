@@ -56,4 +56,15 @@ describe('platform', () => {
     expect(secure['content-security-policy']).toContain('upgrade-insecure-requests');
     expect(secure['strict-transport-security']).toMatch(/max-age=/);
   });
+
+  it('allows exactly the inline scripts whose hashes the web build lists, and no other inline script', () => {
+    const hash = 'sha256-RgqezAfRqtGMpnWZBKlvAeQj1f/TRzRoFxRPxAuWkGQ=';
+    const csp = computeSecurityHeaders(helmetOptionsFor(false, [hash]))['content-security-policy'];
+    expect(csp).toContain(`script-src 'self' '${hash}'`);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    const withoutBuild = computeSecurityHeaders(helmetOptionsFor(false))['content-security-policy'];
+    expect(withoutBuild).toMatch(/script-src 'self'(;|$)/);
+    expect(() => helmetOptionsFor(false, ["'unsafe-inline'"])).toThrow(/sha256/);
+    expect(() => helmetOptionsFor(false, ["sha256-x' 'unsafe-eval"])).toThrow(/sha256/);
+  });
 });

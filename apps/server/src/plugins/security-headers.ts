@@ -19,21 +19,32 @@ const CSP_DIRECTIVES = {
   'form-action': ["'self'"],
 };
 
+const INLINE_SCRIPT_HASH = /^sha256-[A-Za-z0-9+/]{43}=$/;
+
 /**
  * Over plain HTTP (a local run, or an intranet without TLS) the browser must not be told to upgrade
  * every request to HTTPS nor to remember HTTPS for the host: the product would stop loading.
+ * `inlineScriptHashes` ('sha256-...') allow those exact inline scripts and no other (the web build's
+ * pre-paint colour-scheme script); inline script stays forbidden otherwise.
  */
-export function helmetOptionsFor(servedOverHttps: boolean): HelmetOptions {
+export function helmetOptionsFor(servedOverHttps: boolean, inlineScriptHashes: readonly string[] = []): HelmetOptions {
+  for (const hash of inlineScriptHashes) {
+    if (!INLINE_SCRIPT_HASH.test(hash)) throw new Error(`Not a CSP sha256 script hash: ${hash}`);
+  }
+  const directives = {
+    ...CSP_DIRECTIVES,
+    'script-src': [...CSP_DIRECTIVES['script-src'], ...inlineScriptHashes.map((hash) => `'${hash}'`)],
+  };
   if (servedOverHttps) {
     return {
-      contentSecurityPolicy: { useDefaults: true, directives: CSP_DIRECTIVES },
+      contentSecurityPolicy: { useDefaults: true, directives },
       crossOriginEmbedderPolicy: false,
     };
   }
   return {
     contentSecurityPolicy: {
       useDefaults: true,
-      directives: { ...CSP_DIRECTIVES, 'upgrade-insecure-requests': null },
+      directives: { ...directives, 'upgrade-insecure-requests': null },
     },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
@@ -58,9 +69,9 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   return headers;
 }
 
-export const securityHeadersPlugin = fp<{ servedOverHttps: boolean }>(
+export const securityHeadersPlugin = fp<{ servedOverHttps: boolean; inlineScriptHashes?: readonly string[] }>(
   async (app: FastifyInstance, options) => {
-    const headers = computeSecurityHeaders(helmetOptionsFor(options.servedOverHttps));
+    const headers = computeSecurityHeaders(helmetOptionsFor(options.servedOverHttps, options.inlineScriptHashes));
     app.addHook('onRequest', async (_request, reply) => {
       reply.headers(headers);
     });

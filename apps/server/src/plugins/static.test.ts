@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
+import { INLINE_SCRIPT_HASHES_FILE } from './static.js';
 
+const colorSchemeHash = 'sha256-RgqezAfRqtGMpnWZBKlvAeQj1f/TRzRoFxRPxAuWkGQ=';
 const html = { accept: 'text/html,application/xhtml+xml' };
 
 describe('static web app', () => {
@@ -13,11 +15,18 @@ describe('static web app', () => {
   beforeAll(async () => {
     webDistDir = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
     writeFileSync(path.join(webDistDir, 'index.html'), '<html>spa shell</html>');
-    writeFileSync(path.join(webDistDir, 'about-us.html'), '<html>prerendered about us</html>');
+    mkdirSync(path.join(webDistDir, 'about-us'));
+    writeFileSync(path.join(webDistDir, 'about-us', 'index.html'), '<html>prerendered about us</html>');
+    writeFileSync(
+      path.join(webDistDir, 'about-us', 'index.html.br'),
+      brotliCompressSync('<html>prerendered about us</html>'),
+    );
+    writeFileSync(path.join(webDistDir, 'about-us', 'index.html.gz'), gzipSync('<html>prerendered about us</html>'));
     mkdirSync(path.join(webDistDir, 'assets'));
     writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js'), 'console.log(1)');
     writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'));
     writeFileSync(path.join(webDistDir, 'sitemap.xml'), '<urlset></urlset>');
+    writeFileSync(path.join(webDistDir, INLINE_SCRIPT_HASHES_FILE), JSON.stringify([colorSchemeHash]));
     writeFileSync(path.join(webDistDir, 'sitemap.xml.gz'), gzipSync('<urlset></urlset>'));
     ctx = await createTestContext({ config: { webDistDir } });
   });
@@ -58,10 +67,20 @@ describe('static web app', () => {
     const plain = await ctx.app.inject({ url: '/sitemap.xml' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('<urlset></urlset>');
-    // A prerendered page is still found by its extension-less path when compression is offered.
-    const page = await ctx.app.inject({ url: '/about-us', headers: { ...html, 'accept-encoding': 'br, gzip' } });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toBe('<html>prerendered about us</html>');
+  });
+
+  it('sends a prerendered page compressed, found by its extension-less path with or without a trailing slash', async () => {
+    for (const url of ['/about-us', '/about-us/']) {
+      const brotli = await ctx.app.inject({ url, headers: { ...html, 'accept-encoding': 'br, gzip' } });
+      expect(brotli.statusCode, url).toBe(200);
+      expect(brotli.headers['content-encoding'], url).toBe('br');
+      expect(brotli.headers['content-type'], url).toContain('text/html');
+      expect(brotli.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(brotli.rawPayload).toString(), url).toBe('<html>prerendered about us</html>');
+    }
+    const gzip = await ctx.app.inject({ url: '/about-us', headers: { ...html, 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('<html>prerendered about us</html>');
   });
 
   it('answers a JSON 404 for unknown files and API paths, never the shell', async () => {
@@ -71,5 +90,12 @@ describe('static web app', () => {
     const api = await ctx.app.inject({ url: '/api/v1/about-us', headers: html });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it("lets the web build's inline script run through its CSP hash, on pages and API answers alike", async () => {
+    for (const url of ['/about-us', '/healthz']) {
+      const response = await ctx.app.inject({ url, headers: html });
+      expect(response.headers['content-security-policy'], url).toContain(`script-src 'self' '${colorSchemeHash}'`);
+    }
   });
 });

@@ -1,12 +1,27 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** The file in which the web build lists the CSP hashes of the inline scripts its pages carry. */
+export const INLINE_SCRIPT_HASHES_FILE = 'csp-script-hashes.json';
+
+/** The web build's inline-script hashes ('sha256-...'), or none when there is no build. */
+export function readInlineScriptHashes(root: string): string[] {
+  const file = path.join(path.resolve(root), INLINE_SCRIPT_HASHES_FILE);
+  if (!existsSync(file)) return [];
+  const hashes: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!Array.isArray(hashes) || !hashes.every((hash) => typeof hash === 'string')) {
+    throw new Error(`${file} must hold a JSON array of strings`);
+  }
+  return hashes;
+}
+
 /**
  * Serves the built web app (apps/web/dist) so one process serves the whole product. A path with a
- * prerendered page (dist/<path>.html) gets that page; other unknown
+ * prerendered page (dist/<path>/index.html) gets that page, compressed when the browser accepts it;
+ * other unknown
  * non-API GETs that want HTML get the app's index.html (client-side routes); unknown API paths get
  * a JSON 404.
  */
@@ -18,9 +33,9 @@ export const staticPlugin = fp<{ root: string }>(
       await app.register(fastifyStatic, {
         root,
         wildcard: true,
+        // Prerendered pages are directory indexes (dist/about-us/index.html serves /about-us), so the
+        // precompressed lookup below finds their .br and .gz siblings too.
         index: ['index.html'],
-        // Prerendered pages live at dist/<page>.html: /about-us serves about-us.html.
-        extensions: ['html'],
         // The web build writes .br and .gz copies beside its files; browsers that accept them get those.
         preCompressed: true,
         // Vite fingerprints everything under assets/: cache it for good, revalidate the rest.
