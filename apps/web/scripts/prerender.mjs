@@ -1,8 +1,9 @@
-// Build step: renders each marketing page to static HTML (dist/<page>.html) with its own title,
+// Build step: renders each marketing page to static HTML (dist/<page>/index.html) with its own title,
 // description, critical CSS and modulepreload links, then writes sitemap.xml and robots.txt.
-// The server serves /about-us from dist/about-us.html; every other route gets the SPA shell.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// The server serves /about-us from dist/about-us/index.html; every other route gets the SPA shell.
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
@@ -51,7 +52,19 @@ function entryFilesOf(manifest) {
   return files;
 }
 
-const template = await readFile(path.join(distDir, 'index.html'), 'utf8');
+// The pre-paint colour-scheme script goes inline: as a file it would block the first paint on a
+// request. The server allows exactly this script through its CSP hash (csp-script-hashes.json).
+const COLOR_SCHEME_TAG = '<script src="/color-scheme.js"></script>';
+const colorSchemeScript = (await readFile(path.join(distDir, 'color-scheme.js'), 'utf8'))
+  .split('\n')
+  .filter((line) => !line.trimStart().startsWith('//'))
+  .map((line) => line.trim())
+  .join('\n');
+const colorSchemeHash = `sha256-${createHash('sha256').update(colorSchemeScript).digest('base64')}`;
+const sourceTemplate = await readFile(path.join(distDir, 'index.html'), 'utf8');
+if (!sourceTemplate.includes(COLOR_SCHEME_TAG)) throw new Error(`prerender: index.html lacks ${COLOR_SCHEME_TAG}`);
+const template = sourceTemplate.replace(COLOR_SCHEME_TAG, `<script>${colorSchemeScript}</script>`);
+await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([colorSchemeHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
 const entryFiles = entryFilesOf(manifest);
@@ -61,7 +74,9 @@ for (const page of MARKETING_PAGES) {
   const moduleKey = PAGE_MODULES[page.path];
   if (!moduleKey) throw new Error(`prerender: no source module listed for ${page.path}`);
   const { html, styles } = await renderPage(page.path);
-  const preloads = chunksFor(manifest, moduleKey, entryFiles)
+  // The app (src/boot.tsx) is a dynamic import of the tiny entry: preload it with the page's chunks.
+  const appChunks = chunksFor(manifest, 'src/boot.tsx', entryFiles);
+  const preloads = [...new Set([...appChunks, ...chunksFor(manifest, moduleKey, entryFiles)])]
     .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
     .join('\n    ');
   const document = template
@@ -75,7 +90,9 @@ for (const page of MARKETING_PAGES) {
       `<link rel="canonical" href="${siteUrl}${page.path}" />\n    ${preloads}\n    ${styles}`,
     )
     .replace('<!--app-html-->', html);
-  await writeFile(path.join(distDir, `${page.path.slice(1)}.html`), document);
+  const pageDir = path.join(distDir, page.path.slice(1));
+  await mkdir(pageDir, { recursive: true });
+  await writeFile(path.join(pageDir, 'index.html'), document);
 }
 
 // The SPA shell for every other route: no prerendered markup, placeholders removed.
@@ -105,9 +122,8 @@ await writeFile(path.join(distDir, 'robots.txt'), robots);
 await rm(path.join(distDir, '.vite'), { recursive: true, force: true });
 // Compressed copies beside the scripts and other text assets: the server sends them to browsers
 // that accept them (@fastify/static preCompressed), so nothing is compressed per request. Pages are
-// left alone: the server finds /about-us through the .html extension, which its precompressed
-// lookup does not combine with.
-const COMPRESSIBLE = /\.(js|css|svg|xml|txt|json)$/;
+// directory indexes, which that lookup covers.
+const COMPRESSIBLE = /\.(html|js|css|svg|xml|txt|json)$/;
 for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
   const file = path.join(entry.parentPath, entry.name);

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app.js';
@@ -16,10 +16,15 @@ const app = (
 );
 
 // Prerendered marketing pages arrive with their markup: load the page's chunk (already preloaded by
-// the HTML), then hydrate without suspending. Every other route starts empty.
+// the HTML), then hydrate without suspending, as a transition so React hydrates in short slices and
+// the page stays responsive meanwhile. Every other route starts empty.
 if (container.hasChildNodes()) {
   const page = PRERENDERED_PAGES[window.location.pathname];
-  void (page ? page.preload() : Promise.resolve()).finally(() => hydrateRoot(container, app));
+  void (page ? page.preload() : Promise.resolve()).finally(() =>
+    startTransition(() => {
+      hydrateRoot(container, app);
+    }),
+  );
 } else {
   createRoot(container).render(app);
 }

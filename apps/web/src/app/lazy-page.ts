@@ -8,7 +8,7 @@ export interface LazyPage {
 
 /**
  * A route page in its own chunk. Unlike a bare React.lazy, a page whose chunk was preloaded renders
- * at once: main.tsx preloads the prerendered page before hydrating, so hydration never suspends
+ * at once: boot.tsx preloads the prerendered page before hydrating, so hydration never suspends
  * (a suspended boundary that receives a theme update would drop the server HTML and flash).
  */
 export function lazyPage(load: () => Promise<ComponentType>): LazyPage {

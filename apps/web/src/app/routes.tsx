@@ -29,7 +29,7 @@ const ResetPasswordPage = lazyPage(() =>
 const SettingsArea = lazyPage(() => import('../features/settings/settings-area.js').then((m) => m.SettingsArea));
 const AdminArea = lazyPage(() => import('../features/admin/admin-area.js').then((m) => m.AdminArea));
 
-/** The prerendered pages, so main.tsx can load the current one before hydrating. */
+/** The prerendered pages, so boot.tsx can load the current one before hydrating. */
 export const PRERENDERED_PAGES: Readonly<Record<string, { preload(): Promise<void> }>> = {
   '/studio': StudioPage,
   '/about-us': AboutUsPage,

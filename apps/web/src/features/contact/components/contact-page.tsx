@@ -1,52 +1,28 @@
-import { ContactCreateSchema, contactMessages, type ContactCreate } from '@dataplatform/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
-import { fieldProps } from '../../../components/form-field.js';
+import { lazy, Suspense, useState } from 'react';
 import { LoadingButton } from '../../../components/loading-button.js';
-import { TOAST_AUTO_HIDE_MS } from '../../../lib/toast-store.js';
+import { TextInput } from '../../../components/text-input.js';
 import { createContact } from '../api/create-contact.js';
+import { loadContactValidation, useContactForm } from '../use-contact-form.js';
+import type { Outcome } from './contact-outcome.js';
 
-type ContactFormValues = ContactCreate;
-type ContactSubmission = z.output<typeof ContactCreateSchema>;
-
-const EMPTY_FORM: ContactFormValues = {
-  name: '',
-  email: '',
-  company: '',
-  phone: '',
-  subject: '',
-  message: '',
-  source: 'website',
-  website: '',
-};
+const loadOutcome = () => import('./contact-outcome.js');
+const ContactOutcome = lazy(() => loadOutcome().then((module) => ({ default: module.ContactOutcome })));
 
 /** Keeps an off-screen field out of sight and out of the tab order: only robots fill it in. */
 const offScreen = { position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' } as const;
 
-interface Outcome {
-  severity: 'success' | 'error';
-  message: string;
-}
-
 /** /contact (SPEC.md section 2): the form, a snackbar with the result, a reset on success. */
 export function ContactPage() {
   const [outcome, setOutcome] = useState<Outcome>();
-  const form = useForm<ContactFormValues, unknown, ContactSubmission>({
-    mode: 'onBlur',
-    resolver: zodResolver(ContactCreateSchema),
-    defaultValues: EMPTY_FORM,
-  });
+  const [sentOnce, setSentOnce] = useState(false);
+  const form = useContactForm();
 
   const onSubmit = form.handleSubmit(async (parsed) => {
+    const { contactMessages } = await loadContactValidation();
     try {
       await createContact({
         ...parsed,
@@ -54,12 +30,19 @@ export function ContactPage() {
         phone: parsed.phone || null,
         website: parsed.website || undefined,
       });
-      form.reset(EMPTY_FORM);
+      form.reset();
       setOutcome({ severity: 'success', message: contactMessages.success });
     } catch {
       setOutcome({ severity: 'error', message: contactMessages.failure });
     }
+    setSentOnce(true);
   });
+
+  // What the form needs after the first focus: the rules, and the snackbar that shows the result.
+  const prepare = () => {
+    void loadContactValidation();
+    void loadOutcome();
+  };
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 8 } }}>
@@ -74,30 +57,18 @@ export function ContactPage() {
         <Box
           component="form"
           noValidate
-          onSubmit={onSubmit}
+          onSubmit={(event) => void onSubmit(event)}
+          onFocus={prepare}
           aria-label="Contact form"
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
-          <TextField {...fieldProps(form, 'name')} label="Name" autoComplete="name" required fullWidth />
-          <TextField
-            {...fieldProps(form, 'email')}
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            fullWidth
-          />
-          <TextField {...fieldProps(form, 'company')} label="Company" autoComplete="organization" fullWidth />
-          <TextField {...fieldProps(form, 'phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
-          <TextField
-            {...fieldProps(form, 'subject')}
-            label="Subject"
-            required
-            fullWidth
-            sx={{ gridColumn: '1 / -1' }}
-          />
-          <TextField
-            {...fieldProps(form, 'message')}
+          <TextInput {...form.field('name')} label="Name" autoComplete="name" required fullWidth />
+          <TextInput {...form.field('email')} label="Email" type="email" autoComplete="email" required fullWidth />
+          <TextInput {...form.field('company')} label="Company" autoComplete="organization" fullWidth />
+          <TextInput {...form.field('phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
+          <TextInput {...form.field('subject')} label="Subject" required fullWidth sx={{ gridColumn: '1 / -1' }} />
+          <TextInput
+            {...form.field('message')}
             label="Message"
             required
             fullWidth
@@ -108,7 +79,7 @@ export function ContactPage() {
           <Box aria-hidden="true" sx={offScreen}>
             <label>
               Leave this field empty
-              <input {...form.register('website')} tabIndex={-1} autoComplete="off" />
+              <input name="website" ref={form.honeypotRef} tabIndex={-1} autoComplete="off" />
             </label>
           </Box>
           <Box sx={{ gridColumn: '1 / -1' }}>
@@ -116,7 +87,7 @@ export function ContactPage() {
               type="submit"
               variant="contained"
               size="large"
-              loading={form.formState.isSubmitting}
+              loading={form.isSubmitting}
               loadingText="Sending..."
             >
               Send Message
@@ -124,20 +95,11 @@ export function ContactPage() {
           </Box>
         </Box>
       </Paper>
-      <Snackbar
-        open={outcome !== undefined}
-        autoHideDuration={TOAST_AUTO_HIDE_MS}
-        onClose={(_event, reason) => {
-          if (reason !== 'clickaway') setOutcome(undefined);
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        {outcome ? (
-          <Alert severity={outcome.severity} variant="filled" onClose={() => setOutcome(undefined)}>
-            {outcome.message}
-          </Alert>
-        ) : undefined}
-      </Snackbar>
+      {sentOnce ? (
+        <Suspense fallback={null}>
+          <ContactOutcome outcome={outcome} onClose={() => setOutcome(undefined)} />
+        </Suspense>
+      ) : undefined}
     </Container>
   );
 }
