@@ -334,8 +334,8 @@ describe('billing on the sandbox provider', () => {
       const user = await createUser(ctx);
       const card = await savedCard(ctx, user, TEST_CARD.success);
 
-      // On the PostgreSQL server (CI's second run) these truly overlap; PGlite's single connection
-      // serialises them more, so the race is caught there.
+      // These truly overlap on the PostgreSQL server (CI's second run), which is where a missing
+      // lease shows; PGlite's single connection serialises them more.
       const responses = await Promise.all(Array.from({ length: 5 }, () => subscribe(ctx, user, plan.id, card.id)));
       const statuses = responses.map((response) => response.statusCode).sort();
       expect(statuses).toEqual([200, 409, 409, 409, 409]);
