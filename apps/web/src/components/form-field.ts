@@ -1,7 +1,7 @@
 import { get, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 
 /** What the helpers need of a form, whatever its submitted (parsed) type. */
-type FormHandle<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
+export type FormHandle<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
 
 /** Wires a MUI TextField to react-hook-form: the input ref, handlers, and the field's message. */
 export function fieldProps<T extends FieldValues>(form: FormHandle<T>, name: Path<T>) {

@@ -5,15 +5,13 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { passwordFieldProps } from '../../../components/form-field.js';
 import { LoadingButton } from '../../../components/loading-button.js';
-import { PasswordField } from '../../../components/password-field.js';
-import { StrengthMeter } from '../../../components/strength-meter.js';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
 import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { NewPasswordFields } from './new-password-fields.js';
 
 /** The reset link's target: the token comes from the query string. */
 export function ResetPasswordPage() {
@@ -45,23 +43,7 @@ export function ResetPasswordPage() {
       error={token === '' ? 'This reset link is incomplete: it carries no token.' : error}
     >
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-        <div>
-          <PasswordField
-            {...passwordFieldProps(form, 'new_password')}
-            label="New Password"
-            autoComplete="new-password"
-            required
-            fullWidth
-          />
-          <StrengthMeter password={password} />
-        </div>
-        <PasswordField
-          {...passwordFieldProps(form, 'confirm_password')}
-          label="Confirm Password"
-          autoComplete="new-password"
-          required
-          fullWidth
-        />
+        <NewPasswordFields form={form} name="new_password" label="New Password" password={password} />
         <LoadingButton
           type="submit"
           variant="contained"

@@ -6,15 +6,14 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
+import { fieldProps } from '../../../components/form-field.js';
 import { LoadingButton } from '../../../components/loading-button.js';
-import { PasswordField } from '../../../components/password-field.js';
-import { StrengthMeter } from '../../../components/strength-meter.js';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
 import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { NewPasswordFields } from './new-password-fields.js';
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -42,23 +41,7 @@ export function SignupPage() {
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
-        <div>
-          <PasswordField
-            {...passwordFieldProps(form, 'password')}
-            label="Password"
-            autoComplete="new-password"
-            required
-            fullWidth
-          />
-          <StrengthMeter password={password} />
-        </div>
-        <PasswordField
-          {...passwordFieldProps(form, 'confirm_password')}
-          label="Confirm Password"
-          autoComplete="new-password"
-          required
-          fullWidth
-        />
+        <NewPasswordFields form={form} name="password" label="Password" password={password} />
         <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Sign Up
         </LoadingButton>
