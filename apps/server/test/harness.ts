@@ -158,12 +158,7 @@ export async function createUser(
 }
 
 export async function login(ctx: TestContext, username: string, password: string): Promise<string> {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/login/access-token',
-    payload: new URLSearchParams({ username, password }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
+  const response = await loginRequest(ctx, username, password);
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return response.json<{ access_token: string }>().access_token;
 }
