@@ -18,7 +18,7 @@ const ARGON2_OPTIONS = {
 
 /**
  * At most one hash per core at a time. More would not hash faster, and they would fill the libuv
- * thread pool that every request's token verification (WebCrypto) and file I/O also wait on.
+ * thread pool that file I/O and DNS lookups also wait on.
  */
 const hashingSlots = pLimit(Math.max(1, availableParallelism()));
 

@@ -406,6 +406,24 @@ describe('auth', () => {
       expect((await testToken(ctx, bearer(await sign(claimsOf(user))))).statusCode).toBe(200);
     });
 
+    it('refuses a token with the right key but another algorithm, or without an expiry', async () => {
+      const user = await createUser(ctx);
+      const { sid, sub } = claimsOf(user);
+      const now = Math.floor(ctx.clock.now().getTime() / 1000);
+      const hs512 = await new SignJWT({ sid })
+        .setProtectedHeader({ alg: 'HS512', typ: 'JWT' })
+        .setSubject(sub)
+        .setExpirationTime(now + 3600)
+        .sign(signingKey());
+      expectUnauthorized(await testToken(ctx, bearer(hs512)));
+      const withoutExpiry = await new SignJWT({ sid })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuedAt(now)
+        .sign(signingKey());
+      expectUnauthorized(await testToken(ctx, bearer(withoutExpiry)));
+    });
+
     it('refuses an unsigned `alg: none` token naming a live session', async () => {
       const user = await createUser(ctx);
       const [, payload] = user.token.split('.');
