@@ -2,7 +2,7 @@ import type { HashRunResult, TargetStats } from './protocol.js';
 import type { Measurement } from './load.js';
 
 export interface ScenarioResult {
-  id: 'floor' | 'users-me' | 'login' | 'argon2id';
+  id: 'floor' | 'users-me' | 'login-floor' | 'login' | 'argon2id';
   label: string;
   /** 2xx answers (or hashes) per second of the measured window. */
   perSecond: number;
@@ -23,14 +23,16 @@ export interface ScenarioResult {
 export interface TargetCheck {
   name: string;
   measured: string;
-  pass: boolean;
+  /** Null for a reference: a number printed beside the targets to read them by, not a target. */
+  pass: boolean | null;
 }
 
 export function httpResult(
   id: ScenarioResult['id'],
   label: string,
   { load, stats, noise }: Measurement,
-  floorPerSecond: number,
+  /** The users/me floor's rate; null for the login rows, which the hash rate measures instead. */
+  floorPerSecond: number | null,
 ): ScenarioResult {
   return {
     id,
@@ -39,7 +41,7 @@ export function httpResult(
     p50Ms: load.p50Ms,
     p99Ms: load.p99Ms,
     operations: load.ok + load.non2xx,
-    ratioToFloor: floorPerSecond > 0 ? load.requestsPerSecond / floorPerSecond : 0,
+    ratioToFloor: floorPerSecond === null ? null : load.requestsPerSecond / floorPerSecond,
     failures: load.non2xx + load.errors,
     target: stats,
     idleProbe: noise,
@@ -47,11 +49,12 @@ export function httpResult(
   };
 }
 
-export function hashResult(hash: HashRunResult): ScenarioResult {
+/** `when` tells the two raw runs around login apart ("before login", "after login"). */
+export function hashResult(hash: HashRunResult, when: string | null = null): ScenarioResult {
   const { stats, ...detail } = hash;
   return {
     id: 'argon2id',
-    label: `argon2id hash, ${hash.concurrency} at once`,
+    label: `argon2id hash, ${hash.concurrency} callers${when ? `, ${when}` : ''}`,
     perSecond: hash.hashesPerSecond,
     p50Ms: hash.p50Ms,
     p99Ms: hash.p99Ms,
@@ -123,6 +126,9 @@ export function formatDiagnosis(results: readonly ScenarioResult[]): string {
 export function formatChecks(checks: readonly TargetCheck[]): string {
   const width = Math.max(...checks.map((check) => check.name.length));
   return checks
-    .map((check) => `${check.pass ? 'PASS' : 'MISS'}  ${check.name.padEnd(width)}  ${check.measured}`)
+    .map((check) => {
+      const verdict = check.pass === null ? 'REF ' : check.pass ? 'PASS' : 'MISS';
+      return `${verdict}  ${check.name.padEnd(width)}  ${check.measured}`;
+    })
     .join('\n');
 }

@@ -28,8 +28,10 @@ function hasEmail(email: string) {
 interface Runs {
   floor?: Measurement;
   usersMe?: Measurement;
+  loginFloor?: Measurement;
   login?: Measurement;
-  hash?: HashRunResult;
+  /** Raw hash runs: one right before login (when both run) and one after, to bracket it. */
+  hashes: HashRunResult[];
 }
 
 interface ScenarioContext {
@@ -83,7 +85,7 @@ async function runScenarios(settings: BenchSettings, database: BenchDatabase, us
   const probe = startTarget('idle-probe', { env: {} });
   await probe.next('ready');
   const context: ScenarioContext = { settings, databaseUrl: database.url, probe };
-  const runs: Runs = {};
+  const runs: Runs = { hashes: [] };
 
   if (selected.has('floor')) {
     out(`floor: bare Fastify + jose + pg, ${settings.connections} connections ...`);
@@ -117,26 +119,44 @@ async function runScenarios(settings: BenchSettings, database: BenchDatabase, us
     );
   }
 
+  const loginForm = (path: string) => (port: number) => ({
+    url: `http://127.0.0.1:${port}${path}`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: user.email, password: user.password }).toString(),
+    connections: settings.loginConnections,
+  });
+  const hasAccessToken = (body: unknown) =>
+    typeof (body as { access_token?: unknown } | undefined)?.access_token === 'string';
+  const anyLogin = selected.has('login') || selected.has('login-floor');
+
+  // The machine's speed drifts by several per cent within a minute, so the raw rate is measured
+  // right before and right after the logins, and they are compared with its mean.
+  if (anyLogin && selected.has('argon2id')) {
+    out(`argon2id raw hash rate, ${settings.hashConcurrency} callers (before login) ...`);
+    runs.hashes.push(await hashScenario(settings));
+  }
+
+  if (selected.has('login-floor')) {
+    out(`login floor: bare Fastify + argon2id + pg, ${settings.loginConnections} connections ...`);
+    runs.loginFloor = await httpScenario(context, 'login-floor', 'floor-server', loginForm('/login'), hasAccessToken);
+  }
+
   if (selected.has('login')) {
     out(`POST /api/v1/login/access-token, ${settings.loginConnections} connections ...`);
     runs.login = await httpScenario(
       context,
       'login',
       'app-server',
-      (port) => ({
-        url: `http://127.0.0.1:${port}/api/v1/login/access-token`,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: user.email, password: user.password }).toString(),
-        connections: settings.loginConnections,
-      }),
-      (body) => typeof (body as { access_token?: unknown } | undefined)?.access_token === 'string',
+      loginForm('/api/v1/login/access-token'),
+      hasAccessToken,
     );
   }
 
   if (selected.has('argon2id')) {
-    out(`argon2id raw hash rate, ${settings.hashConcurrency} at once ...`);
-    runs.hash = await hashScenario(settings);
+    const when = anyLogin ? ' (after login)' : '';
+    out(`argon2id raw hash rate, ${settings.hashConcurrency} callers${when} ...`);
+    runs.hashes.push(await hashScenario(settings));
   }
 
   await probe.stop();
@@ -144,12 +164,19 @@ async function runScenarios(settings: BenchSettings, database: BenchDatabase, us
 }
 
 function toResults(runs: Runs): ScenarioResult[] {
-  const floorRate = runs.floor?.load.requestsPerSecond ?? 0;
+  const floorRate = runs.floor?.load.requestsPerSecond ?? null;
   const results: ScenarioResult[] = [];
   if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + jose + pg', runs.floor, floorRate));
   if (runs.usersMe) results.push(httpResult('users-me', 'GET /api/v1/users/me', runs.usersMe, floorRate));
-  if (runs.login) results.push(httpResult('login', 'POST /api/v1/login/access-token', runs.login, floorRate));
-  if (runs.hash) results.push(hashResult(runs.hash));
+  if (runs.loginFloor) {
+    results.push(httpResult('login-floor', 'login floor: Fastify + argon2id + pg', runs.loginFloor, null));
+  }
+  if (runs.login) results.push(httpResult('login', 'POST /api/v1/login/access-token', runs.login, null));
+  const bracketing = runs.hashes.length === 2;
+  runs.hashes.forEach((hash, index) => {
+    const when = bracketing ? (index === 0 ? 'before login' : 'after login') : null;
+    results.push(hashResult(hash, when));
+  });
   return results;
 }
 

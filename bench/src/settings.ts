@@ -1,5 +1,5 @@
 /** What a run measures and for how long; every knob is an environment variable. */
-export const SCENARIOS = ['floor', 'users-me', 'login', 'argon2id'] as const;
+export const SCENARIOS = ['floor', 'users-me', 'login-floor', 'login', 'argon2id'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchSettings {

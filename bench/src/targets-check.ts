@@ -11,10 +11,13 @@ export const TARGETS = {
 export function checkTargets(runs: {
   floor?: Measurement;
   usersMe?: Measurement;
+  loginFloor?: Measurement;
   login?: Measurement;
-  hash?: HashRunResult;
+  /** The raw runs bracketing login; it is compared with their mean. */
+  hashes: HashRunResult[];
 }): TargetCheck[] {
-  const { floor, usersMe, login, hash } = runs;
+  const { floor, usersMe, loginFloor, login, hashes } = runs;
+  const hash = hashes.length > 0 ? meanHashRun(hashes) : undefined;
   const checks: TargetCheck[] = [];
   if (floor && usersMe) {
     const floorRate = floor.load.requestsPerSecond;
@@ -27,10 +30,21 @@ export function checkTargets(runs: {
   }
   if (login && hash) {
     const ratio = login.load.requestsPerSecond / hash.hashesPerSecond;
+    const rates = hashes.map((run) => run.hashesPerSecond.toFixed(1)).join(' and ');
+    const rawRate =
+      hashes.length > 1 ? `${hash.hashesPerSecond.toFixed(1)} hashes/s, mean of ${rates}` : `${rates} hashes/s`;
     checks.push({
       name: `login ≥ ${TARGETS.loginVsHashRate} × raw argon2id hash rate`,
-      measured: `${ratio.toFixed(2)} × (${login.load.requestsPerSecond.toFixed(1)} req/s vs ${hash.hashesPerSecond.toFixed(1)} hashes/s)`,
+      measured: `${ratio.toFixed(2)} × (${login.load.requestsPerSecond.toFixed(1)} req/s vs ${rawRate})`,
       pass: ratio >= TARGETS.loginVsHashRate,
+    });
+  }
+  if (loginFloor && hash) {
+    const ratio = loginFloor.load.requestsPerSecond / hash.hashesPerSecond;
+    checks.push({
+      name: 'login floor vs raw argon2id hash rate',
+      measured: `${ratio.toFixed(2)} × (${loginFloor.load.requestsPerSecond.toFixed(1)} req/s): what this machine leaves a minimal login`,
+      pass: null,
     });
   }
   if (login && hash) {
@@ -47,4 +61,15 @@ export function checkTargets(runs: {
     });
   }
   return checks;
+}
+
+/** The raw runs' mean rate and single-hash time (the rest is not used by the checks). */
+function meanHashRun(hashes: HashRunResult[]): HashRunResult {
+  const mean = (pick: (run: HashRunResult) => number) =>
+    hashes.reduce((sum, run) => sum + pick(run), 0) / hashes.length;
+  return {
+    ...hashes[0]!,
+    hashesPerSecond: mean((run) => run.hashesPerSecond),
+    singleHashMs: mean((run) => run.singleHashMs),
+  };
 }
