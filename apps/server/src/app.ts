@@ -85,7 +85,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const clock = deps.clock ?? systemClock;
   const transport =
     deps.mailTransport ?? (config.smtp ? createSmtpTransport(config, config.smtp) : createLogTransport(app.log));
-  const outbox = createOutboxWorker({ db, transport, clock, config: config.outbox, log: app.log });
+  const outbox = createOutboxWorker({
+    db,
+    transport,
+    clock,
+    config: config.outbox,
+    log: app.log,
+    // `auth` is built below; the worker first runs once the app is ready.
+    composeQueuedMail: () => auth.resolveRecoveryRequests(),
+  });
   const wakeMailer = () => outbox.wake();
 
   const audit = createAuditService({ db, clock });
@@ -94,7 +102,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const { hasPermission } = authz;
 
   const sessions = createSessionService({ db, config, clock });
-  const auth = createAuthService({ db, config, clock, sessions, wakeMailer });
+  const auth = createAuthService({ db, config, clock, sessions, wakeMailer, log: app.log });
   const billing = createBilling({ db, clock, config, log: app.log, hasPermission });
   const users = createUsersService({
     db,

@@ -52,3 +52,15 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isDataException(error: unknown): boolean {
   return sqlStateOf(error)?.startsWith('22') ?? false;
 }
+
+/**
+ * An error's message with those of its causes, for logs and stored failure notes: Drizzle wraps
+ * the driver's error ("Failed query: commit"), and the reason is in the cause.
+ */
+export function describeError(error: unknown): string {
+  const messages: string[] = [];
+  for (let current: unknown = error; current instanceof Error && messages.length < 4; current = current.cause) {
+    if (current.message) messages.push(current.message);
+  }
+  return messages.length > 0 ? messages.join(': ') : String(error);
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -53,4 +53,22 @@ export const passwordResetTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
   (t) => [index('password_reset_tokens_user_id_idx').on(t.userId)],
+);
+
+/**
+ * A recovery request waits here until the mail worker looks its address up. Answering the request
+ * costs the same single insert for every address, so its timing cannot tell which accounts exist.
+ * A request whose handling fails is retried with backoff, like a mail, then dropped.
+ */
+export const passwordRecoveryRequests = pgTable(
+  'password_recovery_requests',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+  },
+  (t) => [index('password_recovery_requests_due_idx').on(t.nextAttemptAt)],
 );

@@ -5,16 +5,23 @@ import {
   type LoginForm,
   type NewPassword,
 } from '@dataplatform/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, describeError, notFound } from '../../lib/errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordRecoveryMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { findUserByEmail, findUserById, prepareFindUserByEmail } from '../users/users.repository.js';
 import { replacePassword } from './credentials.js';
+import {
+  insertRecoveryRequest,
+  markRecoveryRequestFailed,
+  takeDueRecoveryRequest,
+  type RecoveryRequest,
+} from './recovery-requests.repository.js';
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from './reset-tokens.repository.js';
 import type { AuthContext, SessionMeta, SessionService } from './sessions.service.js';
 
@@ -28,9 +35,25 @@ export function createAuthService(deps: {
   clock: Clock;
   sessions: SessionService;
   wakeMailer: () => void;
+  log: FastifyBaseLogger;
 }) {
-  const { db, config, clock, sessions, wakeMailer } = deps;
+  const { db, config, clock, sessions, wakeMailer, log } = deps;
   const findUserForLogin = prepareFindUserByEmail(db);
+
+  /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
+  async function mailRecoveryLink(tx: DbOrTx, email: string, now: Date): Promise<void> {
+    const user = await findUserByEmail(tx, email);
+    if (!user || !user.isActive) return;
+    const token = generateToken();
+    // Only the newest link works: an older mail lying around is dead.
+    await invalidateUserResetTokens(tx, user.id, now);
+    await insertResetToken(tx, {
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: addMinutes(now, RESET_TOKEN_TTL_MINUTES),
+    });
+    await enqueueMail(tx, passwordRecoveryMail(user.email, resetLink(config, token), RESET_TOKEN_TTL_MINUTES));
+  }
 
   return {
     /** One message for an unknown e-mail and a wrong password, with the same work done for both. */
@@ -53,25 +76,49 @@ export function createAuthService(deps: {
     },
 
     /**
-     * Mails a single-use link to an active account; does nothing for an unknown or inactive one.
-     * The caller answers the same either way.
+     * Queues the request and wakes the mail worker, which mails a link to an active account and
+     * does nothing for an unknown or inactive one. The caller answers the same either way, and as
+     * this does the same single insert for every address, so does its timing.
      */
     async requestPasswordRecovery(email: string): Promise<void> {
-      const user = await findUserByEmail(db, email);
-      if (!user || !user.isActive) return;
-      const token = generateToken();
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        // Only the newest link works: an older mail lying around is dead.
-        await invalidateUserResetTokens(tx, user.id, now);
-        await insertResetToken(tx, {
-          userId: user.id,
-          tokenHash: sha256(token),
-          expiresAt: addMinutes(now, RESET_TOKEN_TTL_MINUTES),
-        });
-        await enqueueMail(tx, passwordRecoveryMail(user.email, resetLink(config, token), RESET_TOKEN_TTL_MINUTES));
-      });
+      await insertRecoveryRequest(db, email, clock.now());
       wakeMailer();
+    },
+
+    /**
+     * Run by the mail worker before it sends: each queued request in a transaction of its own, so
+     * one that fails is retried later (with the outbox's backoff, then dropped) without holding up
+     * the others. Answers how many requests were handled.
+     */
+    async resolveRecoveryRequests(): Promise<number> {
+      let handled = 0;
+      for (;;) {
+        const now = clock.now();
+        let taken: RecoveryRequest | undefined;
+        try {
+          await db.transaction(async (tx) => {
+            taken = await takeDueRecoveryRequest(tx, now);
+            if (taken) await mailRecoveryLink(tx, taken.email, now);
+          });
+        } catch (error) {
+          // Failing before a request was taken means the database itself is failing: the worker's next pass retries.
+          if (!taken) throw error;
+          const attempts = taken.attempts + 1;
+          const finalAttempt = attempts >= config.outbox.maxAttempts;
+          const retryAt = finalAttempt
+            ? null
+            : new Date(clock.now().getTime() + config.outbox.retryBaseMs * 2 ** (attempts - 1));
+          const message = describeError(error);
+          log.warn(
+            { recoveryRequestId: taken.id, attempts, finalAttempt, err: message },
+            'password recovery request failed',
+          );
+          await markRecoveryRequestFailed(db, taken.id, message.slice(0, 1000), retryAt);
+          continue;
+        }
+        if (!taken) return handled;
+        handled += 1;
+      }
     },
 
     async resetPassword(body: NewPassword): Promise<void> {

@@ -1,5 +1,5 @@
 import { authMessages, RESET_TOKEN_TTL_MINUTES, userMessages } from '@dataplatform/contract';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { base64url, decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../../test/harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from '../../../test/mail.js';
 import { defaultRateLimits, type Config } from '../../config.js';
-import { outbox, passwordResetTokens } from '../../db/schema/index.js';
+import { outbox, passwordRecoveryRequests, passwordResetTokens } from '../../db/schema/index.js';
 import { deriveKey } from '../../lib/keys.js';
 
 const MINUTE = 60_000;
@@ -193,6 +193,47 @@ describe('auth', () => {
         .where(eq(passwordResetTokens.userId, active.id));
       expect(stored.length).toBeGreaterThan(0);
       for (const row of stored) expect(row.tokenHash).not.toContain(token);
+    });
+
+    it('does the same work for a known and an unknown address before answering: one queued request', async () => {
+      const known = await createUser(ctx);
+      const unknownEmail = 'nobody-here@example.com';
+      // Keeps the mail worker from taking requests off the queue, so what the answer left behind shows.
+      await ctx.database.db.execute(sql`
+        CREATE FUNCTION test_hold_recovery_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'held by the test'; END $$`);
+      await ctx.database.db.execute(sql`
+        CREATE TRIGGER test_hold_recovery_queue BEFORE DELETE ON password_recovery_requests
+        FOR EACH ROW EXECUTE FUNCTION test_hold_recovery_queue()`);
+      try {
+        const forKnown = await recover(ctx, known.email);
+        const forUnknown = await recover(ctx, unknownEmail);
+        expect(forKnown.statusCode).toBe(200);
+        expect(forUnknown.body).toBe(forKnown.body);
+        const queued = await ctx.database.db
+          .select({ email: passwordRecoveryRequests.email, attempts: passwordRecoveryRequests.attempts })
+          .from(passwordRecoveryRequests)
+          .where(inArray(passwordRecoveryRequests.email, [known.email, unknownEmail]));
+        expect(queued).toHaveLength(2);
+        expect(queued.every((row) => row.attempts === 0)).toBe(true);
+        // Nothing about the account was touched while answering.
+        const tokens = await ctx.database.db
+          .select()
+          .from(passwordResetTokens)
+          .where(eq(passwordResetTokens.userId, known.id));
+        expect(tokens).toHaveLength(0);
+      } finally {
+        await ctx.database.db.execute(sql`DROP TRIGGER test_hold_recovery_queue ON password_recovery_requests`);
+      }
+      // Released, the worker mails the known address and drops the other request.
+      await ctx.app.outbox.drain();
+      await ctx.smtp.waitFor(isRecoveryMailTo(known.email));
+      const left = await ctx.database.db
+        .select()
+        .from(passwordRecoveryRequests)
+        .where(inArray(passwordRecoveryRequests.email, [known.email, unknownEmail]));
+      expect(left).toHaveLength(0);
+      expect(ctx.smtp.received.flatMap((mail) => mail.to)).not.toContain(unknownEmail);
     });
 
     it('finds the account whatever the letter case of the address', async () => {

@@ -11,7 +11,7 @@ import {
 import { isRecoveryMailTo, resetTokenFrom } from '../../../test/mail.js';
 import { waitUntil } from '../../../test/wait.js';
 import { buildApp } from '../../app.js';
-import { outbox, users } from '../../db/schema/index.js';
+import { outbox, passwordRecoveryRequests, passwordResetTokens, users } from '../../db/schema/index.js';
 import { enqueueMail } from './outbox.repository.js';
 
 const MAX_ATTEMPTS = 4;
@@ -88,8 +88,9 @@ describe('outbox', () => {
     expect(ctx.smtp.received.flatMap((mail) => mail.to)).not.toContain('doomed@example.com');
   });
 
-  it('rolls the recovery mail back with a recovery that fails to commit', async () => {
+  it('keeps a recovery request whose mail fails to commit, retries it with backoff, then drops it', async () => {
     const user = await createUser(ctx);
+    const bystander = await createUser(ctx);
     await ctx.database.db.execute(
       sql.raw(`
       CREATE FUNCTION test_refuse_reset_token() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -98,12 +99,53 @@ describe('outbox', () => {
         RETURN NEW;
       END $$`),
     );
+    // Fails the worker's transaction at COMMIT, after the token and the mail row were written.
     await ctx.database.db.execute(sql`
       CREATE CONSTRAINT TRIGGER test_refuse_reset_token AFTER INSERT ON password_reset_tokens
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_reset_token()`);
-    const response = await recover(user.email);
-    expect(response.statusCode).toBe(500);
+    const requestFor = async (email: string) => {
+      const [row] = await ctx.database.db
+        .select()
+        .from(passwordRecoveryRequests)
+        .where(eq(passwordRecoveryRequests.email, email));
+      return row;
+    };
+
+    // The caller is answered as always: the failure is the worker's, after the answer.
+    expect((await recover(user.email)).statusCode).toBe(200);
+    const failedOnce = await waitUntil(
+      async () => ((await requestFor(user.email))?.attempts === 1 ? requestFor(user.email) : undefined),
+      {
+        what: 'the first failed attempt',
+      },
+    );
+    expect(failedOnce?.lastError).toContain('refused by the test');
+    expect(failedOnce!.nextAttemptAt.getTime()).toBeGreaterThan(ctx.clock.now().getTime());
+    // Rolled back whole: no mail row, no live link.
     expect(await rowFor(user.email)).toBeUndefined();
+    expect(
+      await ctx.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
+    ).toHaveLength(0);
+
+    // A failing request holds up nobody else's mail.
+    expect((await recover(bystander.email)).statusCode).toBe(200);
+    await ctx.smtp.waitFor(isRecoveryMailTo(bystander.email));
+
+    // Retried at each backoff step until the last attempt, then dropped.
+    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      ctx.clock.advance(HOUR);
+      await ctx.app.outbox.drain();
+      const row = await requestFor(user.email);
+      if (attempt < MAX_ATTEMPTS) expect(row?.attempts).toBe(attempt);
+      else expect(row).toBeUndefined();
+    }
+    expect(await rowFor(user.email)).toBeUndefined();
+    expect(ctx.smtp.received.filter(isRecoveryMailTo(user.email))).toHaveLength(0);
+
+    // Once the fault is gone, asking again works.
+    await ctx.database.db.execute(sql`DROP TRIGGER test_refuse_reset_token ON password_reset_tokens`);
+    expect((await recover(user.email)).statusCode).toBe(200);
+    await ctx.smtp.waitFor(isRecoveryMailTo(user.email));
   });
 
   it('keeps a mail while SMTP refuses it, then delivers it exactly once', async () => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
+import { describeError } from '../../lib/errors.js';
 import type { MailTransport } from './mail.transport.js';
 import { claimDueMails, markFailedAttempt, markSent } from './outbox.repository.js';
 
@@ -19,8 +20,13 @@ export function createOutboxWorker(deps: {
   clock: Clock;
   config: Config['outbox'];
   log: FastifyBaseLogger;
+  /**
+   * Turns queued requests into outbox rows before each pass (password recovery looks its addresses
+   * up here rather than while answering the request).
+   */
+  composeQueuedMail?: () => Promise<unknown>;
 }) {
-  const { db, transport, clock, config, log } = deps;
+  const { db, transport, clock, config, log, composeQueuedMail } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -43,7 +49,7 @@ export function createOutboxWorker(deps: {
         });
         await markSent(db, row.id, clock.now());
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         const finalAttempt = row.attempts >= config.maxAttempts;
         const retryAt = finalAttempt ? null : new Date(clock.now().getTime() + retryDelayMs(row.attempts));
         log.warn({ outboxId: row.id, attempts: row.attempts, finalAttempt, err: message }, 'mail delivery failed');
@@ -51,6 +57,15 @@ export function createOutboxWorker(deps: {
       }
     }
     return claimed.length;
+  }
+
+  /** A failure there must not hold up the mail already queued. */
+  async function composeQueuedMailSafely(): Promise<void> {
+    try {
+      await composeQueuedMail?.();
+    } catch (error) {
+      log.error({ err: error }, 'composing queued mail failed');
+    }
   }
 
   /** Runs until no due mail is left; concurrent calls join the run in progress. */
@@ -63,6 +78,7 @@ export function createOutboxWorker(deps: {
       try {
         do {
           again = false;
+          await composeQueuedMailSafely();
           while ((await deliverBatch()) === BATCH_SIZE) {
             /* keep going while batches come back full */
           }
