@@ -10,8 +10,10 @@ test('/ goes to the Studio page', async ({ page }) => {
   await expect(page).toHaveTitle(/^Studio/);
 });
 
-test('an unknown route shows the not-found screen, whose Go Back leads home', async ({ page }) => {
-  await page.goto('/no/such/page');
+test('an unknown route shows the not-found screen with a 404 status, whose Go Back leads home', async ({ page }) => {
+  const response = await page.goto('/no/such/page');
+  // A real 404, so search engines and monitors do not take the screen for a page.
+  expect(response?.status()).toBe(404);
   await expect(page.getByText('404', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Oops!' })).toBeVisible();
   await expect(page.getByText('The page you are looking for was not found.')).toBeVisible();

@@ -9,3 +9,4 @@ export * from './audit.js';
 export * from './files.js';
 export * from './tenants.js';
 export * from './billing.js';
+export * from './web-routes.js';

@@ -44,9 +44,25 @@ describe('static web app', () => {
   });
 
   it('serves the SPA shell for routes without a prerendered page, and for /', async () => {
-    for (const url of ['/', '/settings', '/login?next=1', '/no-such-page']) {
+    for (const url of [
+      '/',
+      '/settings',
+      '/settings/billing',
+      '/admin/users',
+      '/login?next=1',
+      '/reset-password?token=x',
+    ]) {
       const response = await ctx.app.inject({ url, headers: html });
       expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe('<html>spa shell</html>');
+    }
+  });
+
+  it('answers an unknown page path with 404 and the shell, which shows the "not found" screen', async () => {
+    for (const url of ['/no-such-page', '/login/extra', '/settingsx?tab=1']) {
+      const response = await ctx.app.inject({ url, headers: html });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toContain('text/html');
       expect(response.body, url).toBe('<html>spa shell</html>');
     }
   });

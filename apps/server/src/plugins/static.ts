@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isWebAppPath } from '@dataplatform/contract';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -20,10 +21,10 @@ export function readInlineScriptHashes(root: string): string[] {
 
 /**
  * Serves the built web app (apps/web/dist) so one process serves the whole product. A path with a
- * prerendered page (dist/<path>/index.html) gets that page, compressed when the browser accepts it;
- * other unknown
- * non-API GETs that want HTML get the app's index.html (client-side routes); unknown API paths get
- * a JSON 404.
+ * prerendered page (dist/<path>/index.html) gets that page, compressed when the browser accepts it.
+ * Other non-API GETs that want HTML get the app's index.html: with 200 on the app's own routes, and
+ * with 404 elsewhere, where the app shows its "not found" screen. Unknown files and API paths get a
+ * JSON 404.
  */
 export const staticPlugin = fp<{ root: string }>(
   async (app: FastifyInstance, options) => {
@@ -51,7 +52,13 @@ export const staticPlugin = fp<{ root: string }>(
         (request.method === 'GET' || request.method === 'HEAD') &&
         !request.url.startsWith('/api/') &&
         (request.headers.accept ?? '').includes('text/html');
-      if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      if (wantsPage) {
+        const pathname = request.url.split('?', 1)[0]!;
+        return reply
+          .code(isWebAppPath(pathname) ? 200 : 404)
+          .header('cache-control', 'no-cache')
+          .sendFile('index.html');
+      }
       return reply.code(404).send({ detail: 'Not Found' });
     });
   },

@@ -1,0 +1,27 @@
+import { isValidElement, type ReactElement } from 'react';
+import { createRoutesFromChildren, type RouteObject } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
+import { AppRoutes } from './routes.js';
+
+/** Every path the route tree matches, "/settings/*" for an area; the catch-all "*" left out. */
+function pathsOf(routes: RouteObject[], parent = ''): string[] {
+  return routes.flatMap((route) => {
+    if (route.path === '*') return [];
+    const own = route.index ? parent || '/' : route.path ? `${parent}/${route.path}` : parent;
+    const nested = route.children ? pathsOf(route.children, route.path ? `${parent}/${route.path}` : parent) : [];
+    return route.path || route.index ? [own, ...nested] : nested;
+  });
+}
+
+describe('the route tree', () => {
+  // The server answers 404 for page paths the contract does not list: a page added here but not
+  // there would be served with the wrong status.
+  it('has exactly the pages and areas the contract lists', () => {
+    const tree = AppRoutes() as ReactElement<{ children: ReactElement[] }>;
+    expect(isValidElement(tree)).toBe(true);
+    const paths = pathsOf(createRoutesFromChildren(tree.props.children));
+    const expected = [...WEB_PAGE_PATHS, ...WEB_AREA_PATHS.map((area) => `${area}/*`)];
+    expect([...paths].sort()).toEqual([...expected].sort());
+  });
+});

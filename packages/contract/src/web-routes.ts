@@ -1,0 +1,28 @@
+/**
+ * The web app's page paths (SPEC.md section 2). The server answers any other page path with the
+ * app's "not found" screen and a real 404 status; the web app's route tree is checked against this
+ * list by a test, so the two cannot drift apart.
+ */
+export const WEB_PAGE_PATHS = [
+  '/',
+  '/login',
+  '/recover-password',
+  '/reset-password',
+  '/signup',
+  '/studio',
+  '/about-us',
+  '/contact',
+  '/data-engineering',
+  '/high-scale-tableau',
+  '/transparency-pipeline',
+] as const;
+
+/** Areas that route further on the client: every path below them belongs to the app. */
+export const WEB_AREA_PATHS = ['/settings', '/admin'] as const;
+
+/** Whether the web app has a page at `pathname` (no query string; a trailing slash is allowed). */
+export function isWebAppPath(pathname: string): boolean {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  if ((WEB_PAGE_PATHS as readonly string[]).includes(path)) return true;
+  return WEB_AREA_PATHS.some((area) => path === area || path.startsWith(`${area}/`));
+}
