@@ -72,6 +72,14 @@ describe('loadConfig', () => {
     expect(message).toMatch(/DATABASE_URL/);
   });
 
+  it('reads TENANT_DB_HOSTS as a list, any host when unset or blank, and refuses a malformed entry', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).tenantDatabases.allowedHosts).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: ' ' }).tenantDatabases.allowedHosts).toBeNull();
+    const listed = loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: 'DB1.internal, *.tenants.example.com,10.0.0.7' });
+    expect(listed.tenantDatabases.allowedHosts).toEqual(['db1.internal', '*.tenants.example.com', '10.0.0.7']);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: 'db1, http://db2/' })).toThrow(/TENANT_DB_HOSTS/);
+  });
+
   it('parses SMTP flags and strips the trailing slash of FRONTEND_HOST', () => {
     const config = loadConfig({
       DATA_DIR: dataDir(),

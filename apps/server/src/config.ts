@@ -50,6 +50,24 @@ const EnvSchema = z.object({
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   TENANT_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TENANT_DB_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  TENANT_DB_HOSTS: optionalString.pipe(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter((host) => host !== ''),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(/^(\*\.)?[a-z0-9._:-]+$/, 'must be host names, addresses or *.domain patterns, comma-separated'),
+        ),
+      )
+      .optional(),
+  ),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
@@ -116,11 +134,15 @@ export interface Config {
     /** A pool unused this long is closed. */
     idleMs: number;
     connectTimeoutMs: number;
+    /** Hosts tenant databases may live on (`*.example.com` for a domain's hosts); null: any. */
+    allowedHosts: string[] | null;
   };
   billing: BillingConfig;
   rateLimits: {
     loginPerIp: RateLimitRule;
-    loginPerAccount: RateLimitRule;
+    /** Failed logins only (see modules/auth/login-throttle.ts). */
+    loginFailuresPerAccountAndIp: RateLimitRule;
+    loginFailuresPerAccount: RateLimitRule;
     recoveryPerIp: RateLimitRule;
     recoveryPerAccount: RateLimitRule;
     resetPerIp: RateLimitRule;
@@ -163,7 +185,8 @@ const MINUTE = 60_000;
 
 export const defaultRateLimits: Config['rateLimits'] = {
   loginPerIp: { max: 30, windowMs: 5 * MINUTE },
-  loginPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccountAndIp: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccount: { max: 50, windowMs: 15 * MINUTE },
   recoveryPerIp: { max: 10, windowMs: 15 * MINUTE },
   recoveryPerAccount: { max: 3, windowMs: 15 * MINUTE },
   resetPerIp: { max: 10, windowMs: 15 * MINUTE },
@@ -273,6 +296,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       poolSize: env.TENANT_POOL_SIZE,
       idleMs: env.TENANT_POOL_IDLE_SECONDS * 1000,
       connectTimeoutMs: env.TENANT_DB_CONNECT_TIMEOUT_SECONDS * 1000,
+      allowedHosts: env.TENANT_DB_HOSTS && env.TENANT_DB_HOSTS.length > 0 ? env.TENANT_DB_HOSTS : null,
     },
     rateLimits: defaultRateLimits,
     billing: {

@@ -21,6 +21,7 @@ export const tenantMessages = {
   dburlInvalid: 'Database URL must look like postgresql://user:password@host:5432/database',
   dburlTooLong: `Database URL must be at most ${TENANT_DBURL_MAX} characters`,
   dburlMaskedWithoutSecret: 'Database URL contains the masked password but no password is stored: enter the password',
+  dburlHostNotAllowed: 'This server may not connect to that database host',
   notFound: 'Tenant not found',
   inactive: 'Tenant is inactive',
   notMember: 'You are not a member of this tenant',

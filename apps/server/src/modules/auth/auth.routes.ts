@@ -35,10 +35,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     '/login/access-token',
     {
       config: { access: 'public' },
-      preHandler: [
-        app.limit('login-ip', limits.loginPerIp, byIp),
-        app.limit('login-account', limits.loginPerAccount, byField('body', 'username')),
-      ],
+      // Per account, only failed attempts count: the service throttles those (login-throttle.ts).
+      preHandler: [app.limit('login-ip', limits.loginPerIp, byIp)],
       schema: {
         tags,
         summary: 'Log in with e-mail and password (OAuth2 password form)',

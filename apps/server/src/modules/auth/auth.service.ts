@@ -10,12 +10,13 @@ import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
-import { badRequest, describeError, notFound } from '../../lib/errors.js';
+import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordRecoveryMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { findUserByEmail, findUserById, prepareFindUserByEmail } from '../users/users.repository.js';
 import { replacePassword } from './credentials.js';
+import { createLoginThrottle } from './login-throttle.js';
 import {
   insertRecoveryRequest,
   markRecoveryRequestFailed,
@@ -39,6 +40,11 @@ export function createAuthService(deps: {
 }) {
   const { db, config, clock, sessions, wakeMailer, log } = deps;
   const findUserForLogin = prepareFindUserByEmail(db);
+  const loginThrottle = createLoginThrottle({
+    clock,
+    perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
+    perAccount: config.rateLimits.loginFailuresPerAccount,
+  });
 
   /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
   async function mailRecoveryLink(tx: DbOrTx, email: string, now: Date): Promise<void> {
@@ -58,6 +64,10 @@ export function createAuthService(deps: {
   return {
     /** One message for an unknown e-mail and a wrong password, with the same work done for both. */
     async login(form: LoginForm, meta: SessionMeta): Promise<string> {
+      // Known or not, an address is throttled the same way, so a 429 tells nothing about it.
+      const ip = meta.ip ?? '';
+      const wait = loginThrottle.begin(form.username, ip);
+      if (wait > 0) throw tooManyRequests(authMessages.tooManyRequests, wait);
       const user = await findUserForLogin(form.username);
       if (!user) {
         await burnPasswordCheck(form.password);
@@ -66,6 +76,7 @@ export function createAuthService(deps: {
       if (!(await verifyPassword(user.hashedPassword, form.password))) {
         throw badRequest(authMessages.incorrectCredentials);
       }
+      loginThrottle.succeeded(form.username, ip);
       // Told only to someone who knows the password, so it reveals nothing to a guesser.
       if (!user.isActive) throw badRequest(authMessages.inactiveUser);
       return sessions.issue(user.id, meta);

@@ -528,8 +528,10 @@ describe('rate limits', () => {
   const rule = (max: number) => ({ max, windowMs: WINDOW });
   const rateLimits: Config['rateLimits'] = {
     ...defaultRateLimits,
-    loginPerIp: rule(4),
-    loginPerAccount: rule(3),
+    // createUser logs in from the default address: room for the users these tests create.
+    loginPerIp: rule(8),
+    loginFailuresPerAccountAndIp: rule(3),
+    loginFailuresPerAccount: rule(6),
     recoveryPerIp: rule(3),
     recoveryPerAccount: rule(2),
     resetPerIp: rule(2),
@@ -571,7 +573,7 @@ describe('rate limits', () => {
 
   it('limits login attempts per IP, whatever the account', async () => {
     const ip = '198.51.100.1';
-    for (let i = 0; i < 4; i += 1) {
+    for (let i = 0; i < 8; i += 1) {
       expect((await loginFrom(ip, `guess${i}@example.com`, 'wrong-password')).statusCode).toBe(400);
     }
     expectTooManyRequests(await loginFrom(ip, 'guess-more@example.com', 'wrong-password'));
@@ -579,16 +581,52 @@ describe('rate limits', () => {
     expect((await loginFrom('198.51.100.2', 'guess-more@example.com', 'wrong-password')).statusCode).toBe(400);
   });
 
-  it('limits login attempts per account, whatever the IP, even with the right password', async () => {
+  it('never holds back the right password with earlier successful logins', async () => {
     const user = await createUser(ctx);
-    for (let i = 0; i < 2; i += 1) {
-      expect((await loginFrom(`203.0.113.${10 + i}`, user.email, 'wrong-password')).statusCode).toBe(400);
+    for (let i = 0; i < 4; i += 1) {
+      expect((await loginFrom(`203.0.113.${i}`, user.email, user.password)).statusCode).toBe(200);
+      expect((await loginFrom(`203.0.113.${i}`, user.email, user.password)).statusCode).toBe(200);
     }
-    // createUser logged in once already: with the two failures the budget of three is spent.
-    expectTooManyRequests(await loginFrom('203.0.113.20', user.email.toUpperCase(), user.password));
-    // Other accounts still log in from the same place.
+  });
+
+  it('stops guesses at an account from one address, which then waits even with the right password', async () => {
+    const user = await createUser(ctx);
+    const attacker = '203.0.113.50';
+    for (let i = 0; i < 3; i += 1) {
+      expect((await loginFrom(attacker, user.email, `wrong-${i}`)).statusCode).toBe(400);
+    }
+    expectTooManyRequests(await loginFrom(attacker, user.email.toUpperCase(), user.password));
+    // The owner, elsewhere, is not locked out; and a success clears that address's failures.
+    const owner = '203.0.113.51';
+    expect((await loginFrom(owner, user.email, 'typo')).statusCode).toBe(400);
+    expect((await loginFrom(owner, user.email, user.password)).statusCode).toBe(200);
+    expect((await loginFrom(owner, user.email, 'typo-again')).statusCode).toBe(400);
+    expect((await loginFrom(owner, user.email, user.password)).statusCode).toBe(200);
+    // An unknown address is throttled just the same: a 429 says nothing about accounts.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await loginFrom('203.0.113.52', 'nobody-at-all@example.com', `wrong-${i}`)).statusCode).toBe(400);
+    }
+    expectTooManyRequests(await loginFrom('203.0.113.52', 'nobody-at-all@example.com', 'wrong-3'));
+  });
+
+  it('stops guesses spread over many addresses at the account-wide budget', async () => {
+    const user = await createUser(ctx);
+    for (let i = 0; i < 6; i += 1) {
+      expect((await loginFrom(`198.51.100.${100 + i}`, user.email, 'wrong-password')).statusCode).toBe(400);
+    }
+    expectTooManyRequests(await loginFrom('198.51.100.120', user.email, 'wrong-password'));
+    // Other accounts are untouched.
     const other = await createUser(ctx);
-    expect((await loginFrom('203.0.113.20', other.email, other.password)).statusCode).toBe(200);
+    expect((await loginFrom('198.51.100.120', other.email, other.password)).statusCode).toBe(200);
+  });
+
+  it('holds guesses sent all at once to the budget', async () => {
+    const user = await createUser(ctx);
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => loginFrom('192.0.2.77', user.email, `parallel-${i}`)),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([400, 400, 400, 429]);
   });
 
   it('limits recovery per IP and per address', async () => {

@@ -1,3 +1,4 @@
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { DBURL_PASSWORD_MASK } from '@dataplatform/contract';
 
 /** Query parameters the PostgreSQL driver reads secrets from, besides the user-info password. */
@@ -71,4 +72,26 @@ export function isParsableUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The host the driver will connect to for `value`, read with the driver's own parser (a `host`
+ * query parameter overrides the authority; none means localhost), lower-cased, without brackets.
+ */
+export function databaseHostOf(value: string): string {
+  const host = parseConnectionString(value).host ?? 'localhost';
+  return host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+/**
+ * Whether a tenant URL may be used under TENANT_DB_HOSTS: any host when the list is null, else a
+ * listed host, or one under a listed `*.domain`.
+ */
+export function isAllowedDatabaseHost(value: string, allowedHosts: readonly string[] | null): boolean {
+  if (allowedHosts === null) return true;
+  const host = databaseHostOf(value);
+  // "*.example.com" matches "db.example.com" (it ends with ".example.com"), not "example.com".
+  return allowedHosts.some((allowed) =>
+    allowed.startsWith('*.') ? host.endsWith(allowed.slice(1)) : host === allowed,
+  );
 }

@@ -25,7 +25,9 @@ describe('tenant isolation', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({
-      config: { tenantDatabases: { maxPools: 10, poolSize: 4, idleMs: 60_000, connectTimeoutMs: 5000 } },
+      config: {
+        tenantDatabases: { maxPools: 10, poolSize: 4, idleMs: 60_000, connectTimeoutMs: 5000, allowedHosts: null },
+      },
     });
     databases = await startTenantDatabases(2);
     const [dbA, dbB] = databases as [TenantDatabase, TenantDatabase];

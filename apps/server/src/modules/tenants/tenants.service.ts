@@ -26,6 +26,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext } from '../auth/sessions.service.js';
 import {
   containsMask,
+  isAllowedDatabaseHost,
   isParsableUrl,
   maskDatabaseUrl,
   scrubSecrets,
@@ -124,8 +125,11 @@ export function createTenantsService(deps: {
     return tenant;
   }
 
+  const hostAllowed = (url: string) => isAllowedDatabaseHost(url, config.tenantDatabases.allowedHosts);
+
   function sealDburl(tenantId: string, plain: string) {
     if (!isParsableUrl(plain)) throw fieldError(['body', 'dburl'], tenantMessages.dburlInvalid);
+    if (!hostAllowed(plain)) throw fieldError(['body', 'dburl'], tenantMessages.dburlHostNotAllowed);
     return { dburlSealed: secrets.seal(plain, tenantId), dburlMasked: maskDatabaseUrl(plain) };
   }
 
@@ -252,6 +256,8 @@ export function createTenantsService(deps: {
       if (tenant.dburlSealed === null) return { ok: false, detail: tenantMessages.noDatabase };
       const url = openStored(tenant);
       if (url === null) return { ok: false, detail: tenantMessages.dburlUnreadable };
+      // Also for a URL stored before TENANT_DB_HOSTS said otherwise.
+      if (!hostAllowed(url)) return { ok: false, detail: tenantMessages.dburlHostNotAllowed };
       return probeDatabase(url, config.tenantDatabases.connectTimeoutMs);
     },
 
@@ -299,6 +305,8 @@ export function createTenantsService(deps: {
     async listTables(tenant: TenantContext, page: PaginationQuery): Promise<TenantTables> {
       const sealed = tenant.sealedDburl;
       if (sealed === null) throw conflict(tenantMessages.noDatabase);
+      const plain = openSealed(tenant.id, sealed);
+      if (plain !== null && !hostAllowed(plain)) throw conflict(tenantMessages.dburlHostNotAllowed);
       try {
         return await pools.use(tenant.id, sealed, async (pool) => {
           const result = await pool.query<{ total: number; data: TenantTables['data'] }>(TENANT_TABLES_QUERY, [
@@ -309,7 +317,6 @@ export function createTenantsService(deps: {
           return { data: row?.data ?? [], count: row?.total ?? 0 };
         });
       } catch (error) {
-        const plain = openSealed(tenant.id, sealed);
         const reason = scrubSecrets(describeDriverError(error), plain === null ? [] : secretsOf(plain));
         log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
         throw new AppError(503, tenantMessages.databaseUnavailable);

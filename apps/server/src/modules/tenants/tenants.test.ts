@@ -1,9 +1,10 @@
 import { tenantMessages, userMessages, type TenantPublic } from '@dataplatform/contract';
 import { eq } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
 import { closedPort, startTenantDatabases, type TenantDatabase } from '../../../test/tenant-databases.js';
+import { buildApp } from '../../app.js';
 import { tenantMembers, tenants } from '../../db/schema/index.js';
 import { waitUntil } from '../../../test/wait.js';
 
@@ -64,7 +65,9 @@ describe('tenants', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({
-      config: { tenantDatabases: { maxPools: 1, poolSize: 2, idleMs: 60_000, connectTimeoutMs: 3000 } },
+      config: {
+        tenantDatabases: { maxPools: 1, poolSize: 2, idleMs: 60_000, connectTimeoutMs: 3000, allowedHosts: null },
+      },
     });
     [dbA, dbB] = (await startTenantDatabases(2)) as [TenantDatabase, TenantDatabase];
     await dbA.exec('CREATE TABLE a_orders (id int primary key)');
@@ -406,6 +409,68 @@ describe('tenants', () => {
     });
   });
 
+  describe('TENANT_DB_HOSTS', () => {
+    /** A second server on the same database, allowed only hosts under db.example.test. */
+    async function withAllowList<T>(run: (app: FastifyInstance) => Promise<T>): Promise<T> {
+      const config = {
+        ...ctx.config,
+        tenantDatabases: { ...ctx.config.tenantDatabases, allowedHosts: ['*.db.example.test'] },
+      };
+      const app = await buildApp(config, { database: ctx.database, clock: ctx.clock });
+      await app.ready();
+      try {
+        return await run(app);
+      } finally {
+        await app.close();
+      }
+    }
+
+    it('refuses a URL on any other host, also through a host parameter, and takes one on a listed host', async () => {
+      await withAllowList(async (app) => {
+        const create = (dburl: string) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/tenants/',
+            headers: admin.headers,
+            payload: { name: `Allow-listed ${(nameCounter += 1)}`, dburl },
+          });
+        for (const dburl of [
+          dbA.url,
+          'postgresql://app:secret@db.example.test/app',
+          'postgresql://app:secret@pg.db.example.test/app?host=10.0.0.5',
+          'postgresql://app:secret@pg.db.example.test.evil.example/app',
+        ]) {
+          const refused = await create(dburl);
+          expect(refused.statusCode, dburl).toBe(422);
+          expect(refused.json<{ detail: unknown[] }>().detail, dburl).toEqual([
+            expect.objectContaining({ loc: ['body', 'dburl'], msg: tenantMessages.dburlHostNotAllowed }),
+          ]);
+        }
+        expect((await create('postgresql://app:secret@pg.db.example.test:5432/app')).statusCode).toBe(201);
+      });
+    });
+
+    it('will not connect to a URL stored before the list said otherwise', async () => {
+      const tenant = await createTenant({ dburl: dbA.url });
+      await api({ method: 'PUT', url: `/tenants/${tenant.id}/members`, user: admin, payload: [admin.id] });
+      await withAllowList(async (app) => {
+        const check = await app.inject({
+          method: 'POST',
+          url: `/api/v1/tenants/${tenant.id}/check-connection`,
+          headers: admin.headers,
+        });
+        expect(check.json()).toEqual({ ok: false, detail: tenantMessages.dburlHostNotAllowed });
+        const tables = await app.inject({
+          method: 'GET',
+          url: '/api/v1/tenants/current/tables',
+          headers: { ...admin.headers, 'x-tenant-id': tenant.id },
+        });
+        expect(tables.statusCode).toBe(409);
+        expect(tables.json()).toEqual({ detail: tenantMessages.dburlHostNotAllowed });
+      });
+    });
+  });
+
   describe('members', () => {
     it('replaces the member set and reads it back', async () => {
       const tenant = await createTenant();
@@ -650,7 +715,9 @@ describe('idle tenant pools', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({
-      config: { tenantDatabases: { maxPools: 5, poolSize: 2, idleMs: 200, connectTimeoutMs: 3000 } },
+      config: {
+        tenantDatabases: { maxPools: 5, poolSize: 2, idleMs: 200, connectTimeoutMs: 3000, allowedHosts: null },
+      },
     });
     [db] = (await startTenantDatabases(1)) as [TenantDatabase];
   }, 180_000);
