@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -162,6 +163,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(
     async (api) => {
+      // JSON answers over 1 KiB (lists, mostly) go out compressed; static files have their own
+      // precompressed copies, and downloads opt out (Range needs the bytes as stored).
+      await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       await api.register(authPlugin, { sessions, hasPermission });
       await api.register(tenantContextPlugin, { resolveTenant: tenants.resolveContext });
       await api.register(authRoutes, { auth, config });

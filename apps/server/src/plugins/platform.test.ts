@@ -1,6 +1,7 @@
 import { computeSecurityHeaders, helmetOptionsFor } from './security-headers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/harness.js';
+import { brotliDecompressSync } from 'node:zlib';
+import { createTestContext, createUser, type TestContext } from '../../test/harness.js';
 
 describe('platform', () => {
   let ctx: TestContext;
@@ -20,6 +21,26 @@ describe('platform', () => {
     const response = await ctx.app.inject('/api/v1/nope');
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it('compresses a JSON answer over 1 KiB for a client that accepts it, and only then', async () => {
+    const admin = await createUser(ctx, { isSuperuser: true });
+    for (let i = 0; i < 12; i += 1) await createUser(ctx);
+    const list = (headers: Record<string, string>) =>
+      ctx.app.inject({ url: '/api/v1/users/?limit=100', headers: { ...admin.headers, ...headers } });
+    const plain = await list({});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const brotli = await list({ 'accept-encoding': 'br, gzip' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.rawPayload.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(brotliDecompressSync(brotli.rawPayload).toString())).toEqual(plain.json());
+    // A small answer is not worth it.
+    const me = await ctx.app.inject({
+      url: '/api/v1/users/me',
+      headers: { ...admin.headers, 'accept-encoding': 'br' },
+    });
+    expect(me.headers['content-encoding']).toBeUndefined();
   });
 
   it('serves the OpenAPI document and the docs page', async () => {

@@ -17,6 +17,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
     {
       // Any signed-in user may ask; the service checks the role `download_{filename}`.
       config: { access: 'user' },
+      // Sent as stored: byte ranges and Content-Length must describe the file itself.
+      compress: false,
       schema: {
         tags: ['files'],
         summary:

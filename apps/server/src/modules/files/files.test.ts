@@ -16,6 +16,9 @@ const GIB = 1024 ** 3;
 const SALES = 'region,amount\nnorth,10\nsouth,20\n';
 const SECRET = 'the contents of a file outside the folder';
 
+/** Compressible and well over the API's 1 KiB compression threshold. */
+const LEDGER = Array.from({ length: 400 }, (_, i) => `${i},entry ${i},${(i * 7) % 100}`).join('\n');
+
 describe('role-gated downloads', () => {
   let ctx: TestContext;
   let workDir: string;
@@ -31,6 +34,7 @@ describe('role-gated downloads', () => {
     mkdirSync(outside);
     writeFileSync(path.join(filesDir, 'sales_report.csv'), SALES);
     writeFileSync(path.join(filesDir, 'readme'), 'plain');
+    writeFileSync(path.join(filesDir, 'ledger.csv'), LEDGER);
     writeFileSync(path.join(filesDir, 'empty.txt'), '');
     writeFileSync(path.join(filesDir, '.hidden'), SECRET);
     mkdirSync(path.join(filesDir, 'folder'));
@@ -46,7 +50,18 @@ describe('role-gated downloads', () => {
     admin = await createUser(ctx, { isSuperuser: true });
     analyst = await createUser(ctx);
     nobody = await createUser(ctx);
-    for (const name of ['sales_report', 'alias', 'leak', 'escape', 'folder', 'missing', 'big', 'readme', 'empty']) {
+    for (const name of [
+      'sales_report',
+      'ledger',
+      'alias',
+      'leak',
+      'escape',
+      'folder',
+      'missing',
+      'big',
+      'readme',
+      'empty',
+    ]) {
       await createRole(ctx, { name: `download_${name}`, userIds: [analyst.id] });
     }
   });
@@ -98,6 +113,18 @@ describe('role-gated downloads', () => {
     expect(response.headers['content-length']).toBe(String(Buffer.byteLength(SALES)));
     expect(response.headers['accept-ranges']).toBe('bytes');
     expect(response.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('sends a file as stored, also to a client that accepts compression', async () => {
+    const whole = await download('ledger', analyst, { 'accept-encoding': 'br, gzip' });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    expect(whole.headers['content-length']).toBe(String(LEDGER.length));
+    expect(whole.body).toBe(LEDGER);
+    const part = await download('ledger', analyst, { 'accept-encoding': 'gzip', range: 'bytes=100-199' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-encoding']).toBeUndefined();
+    expect(part.body).toBe(LEDGER.slice(100, 200));
   });
 
   it('serves files without an extension, and empty ones', async () => {
