@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from './client.js';
+import { outbox } from './schema/index.js';
 
 describe('openPglite', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'dp-pglite-'));
@@ -13,16 +13,13 @@ describe('openPglite', () => {
     const dataDir = path.join(root, 'pglite');
     const first = await openPglite(dataDir);
     await first.migrate();
-    await first.db.execute(
-      sql`INSERT INTO outbox (recipient, subject, text_body) VALUES ('a@example.com', 'kept', 'x')`,
-    );
+    await first.db.insert(outbox).values({ recipient: 'a@example.com', subject: 'kept', textBody: 'x' });
     await first.close();
 
     const again = await openPglite(dataDir);
     try {
       await again.migrate();
-      const rows = await again.db.execute<{ subject: string }>(sql`SELECT subject FROM outbox`);
-      expect(rows.rows.map((row) => row.subject)).toEqual(['kept']);
+      expect(await again.db.select({ subject: outbox.subject }).from(outbox)).toEqual([{ subject: 'kept' }]);
     } finally {
       await again.close();
     }
