@@ -14,6 +14,7 @@ import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordRecoveryMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
+import { nextAttemptAt } from '../mail/outbox.worker.js';
 import { findUserByEmail, findUserById, prepareFindUserByEmail } from '../users/users.repository.js';
 import { replacePassword } from './credentials.js';
 import { createLoginThrottle } from './login-throttle.js';
@@ -115,10 +116,8 @@ export function createAuthService(deps: {
           // Failing before a request was taken means the database itself is failing: the worker's next pass retries.
           if (!taken) throw error;
           const attempts = taken.attempts + 1;
-          const finalAttempt = attempts >= config.outbox.maxAttempts;
-          const retryAt = finalAttempt
-            ? null
-            : new Date(clock.now().getTime() + config.outbox.retryBaseMs * 2 ** (attempts - 1));
+          const retryAt = nextAttemptAt(config.outbox, attempts, clock.now());
+          const finalAttempt = retryAt === null;
           const message = describeError(error);
           log.warn(
             { recoveryRequestId: taken.id, attempts, finalAttempt, err: message },

@@ -11,6 +11,15 @@ const BATCH_SIZE = 20;
 const LEASE_MS = 60_000;
 
 /**
+ * When to try again after `attempts` failed tries: exponential backoff from `retryBaseMs`, or null
+ * once `maxAttempts` are spent. Shared by mails and the requests that turn into mails.
+ */
+export function nextAttemptAt(config: Config['outbox'], attempts: number, now: Date): Date | null {
+  if (attempts >= config.maxAttempts) return null;
+  return new Date(now.getTime() + config.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
  * Drains the outbox: polls on an interval and whenever `wake()` says new mail was committed. Failed
  * sends are retried with exponential backoff; after the last attempt the row is marked failed.
  */
@@ -32,10 +41,6 @@ export function createOutboxWorker(deps: {
   let again = false;
   let stopped = true;
 
-  function retryDelayMs(attempts: number): number {
-    return config.retryBaseMs * 2 ** Math.max(0, attempts - 1);
-  }
-
   async function deliverBatch(): Promise<number> {
     const now = clock.now();
     const claimed = await claimDueMails(db, now, new Date(now.getTime() + LEASE_MS), BATCH_SIZE);
@@ -50,8 +55,8 @@ export function createOutboxWorker(deps: {
         await markSent(db, row.id, clock.now());
       } catch (error) {
         const message = describeError(error);
-        const finalAttempt = row.attempts >= config.maxAttempts;
-        const retryAt = finalAttempt ? null : new Date(clock.now().getTime() + retryDelayMs(row.attempts));
+        const retryAt = nextAttemptAt(config, row.attempts, clock.now());
+        const finalAttempt = retryAt === null;
         log.warn({ outboxId: row.id, attempts: row.attempts, finalAttempt, err: message }, 'mail delivery failed');
         await markFailedAttempt(db, row.id, message.slice(0, 1000), retryAt);
       }
