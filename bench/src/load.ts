@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { postgresCpuMs, runnerCpuMs } from './machine-cpu.js';
 import type { TargetStats } from './protocol.js';
 import type { BenchSettings } from './settings.js';
 import type { TargetProcess } from './target-process.js';
@@ -40,6 +41,13 @@ export interface Measurement {
   stats: TargetStats;
   /** The idle probe's loop over the same window: the machine's own noise. */
   noise: TargetStats;
+  /** What the window cost the rest of the machine, which the target shares its cores with. */
+  others: {
+    /** The runner process: autocannon making the requests. */
+    loadGeneratorCpuMs: number;
+    /** Every PostgreSQL process on this machine; null when the server runs elsewhere. */
+    postgresCpuMs: number | null;
+  };
 }
 
 /**
@@ -56,7 +64,11 @@ export async function measure(
   await fire(spec, settings.warmupSeconds);
   target.send({ type: 'reset-loop-delay' });
   probe.send({ type: 'reset-loop-delay' });
+  const runnerBefore = runnerCpuMs();
+  const postgresBefore = postgresCpuMs();
   const result = await fire(spec, settings.durationSeconds);
+  const runnerAfter = runnerCpuMs();
+  const postgresAfter = postgresCpuMs();
   target.send({ type: 'report' });
   probe.send({ type: 'report' });
   const [{ stats }, { stats: noise }] = await Promise.all([target.next('report'), probe.next('report')]);
@@ -74,6 +86,10 @@ export async function measure(
     },
     stats,
     noise,
+    others: {
+      loadGeneratorCpuMs: runnerAfter - runnerBefore,
+      postgresCpuMs: postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
+    },
   };
 }
 

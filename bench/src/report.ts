@@ -17,6 +17,8 @@ export interface ScenarioResult {
   target: TargetStats;
   /** The idle probe's loop over the same window (null for the hash run, whose own loop is idle). */
   idleProbe: TargetStats | null;
+  /** CPU the window cost outside the target (null for the hash run, which has no load or database). */
+  others: Measurement['others'] | null;
   detail: Record<string, unknown>;
 }
 
@@ -30,7 +32,7 @@ export interface TargetCheck {
 export function httpResult(
   id: ScenarioResult['id'],
   label: string,
-  { load, stats, noise }: Measurement,
+  { load, stats, noise, others }: Measurement,
   /** The users/me floor's rate; null for the login rows, which the hash rate measures instead. */
   floorPerSecond: number | null,
 ): ScenarioResult {
@@ -45,6 +47,7 @@ export function httpResult(
     failures: load.non2xx + load.errors,
     target: stats,
     idleProbe: noise,
+    others,
     detail: { ...load },
   };
 }
@@ -63,6 +66,7 @@ export function hashResult(hash: HashRunResult, when: string | null = null): Sce
     failures: 0,
     target: stats,
     idleProbe: null,
+    others: null,
     detail,
   };
 }
@@ -107,7 +111,16 @@ export function formatResults(results: readonly ScenarioResult[]): string {
  */
 export function formatDiagnosis(results: readonly ScenarioResult[]): string {
   return table(
-    ['scenario', 'loop CPU ms/op', 'other CPU ms/op', 'loop busy', 'loop waiting for CPU', 'idle loop p99 ms'],
+    [
+      'scenario',
+      'loop CPU ms/op',
+      'other CPU ms/op',
+      'autocannon CPU ms/op',
+      'postgres CPU ms/op',
+      'loop busy',
+      'loop waiting for CPU',
+      'idle loop p99 ms',
+    ],
     results.map((result) => {
       const { target } = result;
       const other = target.loopThreadCpuMs === null ? null : target.processCpuMs - target.loopThreadCpuMs;
@@ -115,6 +128,8 @@ export function formatDiagnosis(results: readonly ScenarioResult[]): string {
         result.label,
         fixed(perOperation(target.loopThreadCpuMs, result), 3),
         fixed(perOperation(other, result), 3),
+        fixed(perOperation(result.others?.loadGeneratorCpuMs ?? null, result), 3),
+        fixed(perOperation(result.others?.postgresCpuMs ?? null, result), 3),
         percent(target.loopUtilization),
         percent(target.loopThreadWaitMs === null ? null : target.loopThreadWaitMs / target.windowMs),
         fixed(result.idleProbe?.loopDelayP99Ms ?? null),
