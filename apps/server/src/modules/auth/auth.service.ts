@@ -15,7 +15,7 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passw
 import { passwordRecoveryMail } from '../mail/mail.templates.js';
 import { enqueueMail } from '../mail/outbox.repository.js';
 import { nextAttemptAt } from '../mail/outbox.worker.js';
-import { findUserByEmail, findUserById, prepareFindUserByEmail } from '../users/users.repository.js';
+import { findUserByEmail, findUserById, prepareFindLoginCredentials } from '../users/users.repository.js';
 import { replacePassword } from './credentials.js';
 import { createLoginThrottle } from './login-throttle.js';
 import {
@@ -40,7 +40,7 @@ export function createAuthService(deps: {
   log: FastifyBaseLogger;
 }) {
   const { db, config, clock, sessions, wakeMailer, log } = deps;
-  const findUserForLogin = prepareFindUserByEmail(db);
+  const findLoginCredentials = prepareFindLoginCredentials(db);
   const loginThrottle = createLoginThrottle({
     clock,
     perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
@@ -69,7 +69,7 @@ export function createAuthService(deps: {
       const ip = meta.ip ?? '';
       const wait = loginThrottle.begin(form.username, ip);
       if (wait > 0) throw tooManyRequests(authMessages.tooManyRequests, wait);
-      const user = await findUserForLogin(form.username);
+      const user = await findLoginCredentials(form.username);
       if (!user) {
         await burnPasswordCheck(form.password);
         throw badRequest(authMessages.incorrectCredentials);

@@ -16,15 +16,21 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRo
   return row;
 }
 
-/** `findUserByEmail` as a prepared statement, for the login path that runs it on every attempt. */
-export function prepareFindUserByEmail(db: DbOrTx) {
+/** What a login needs to know of the account named by an e-mail, and nothing more. */
+export type LoginCredentials = Pick<UserRow, 'id' | 'hashedPassword' | 'isActive'>;
+
+/**
+ * The login lookup as a prepared statement (it runs on every attempt), reading only the columns a
+ * login uses: fewer values to parse, and no timestamps to turn into dates.
+ */
+export function prepareFindLoginCredentials(db: DbOrTx) {
   const statement = db
-    .select()
+    .select({ id: users.id, hashedPassword: users.hashedPassword, isActive: users.isActive })
     .from(users)
     .where(eq(users.email, sql.placeholder('email')))
     .limit(1)
-    .prepare('find_user_by_email');
-  return async (email: string): Promise<UserRow | undefined> => {
+    .prepare('find_login_credentials');
+  return async (email: string): Promise<LoginCredentials | undefined> => {
     const [row] = await statement.execute({ email });
     return row;
   };
