@@ -25,13 +25,7 @@ export function toTenantSummary(row: TenantRow): TenantSummary {
  */
 export function toTenantAuditSnapshot(row: TenantRow): Record<string, unknown> {
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    status: row.status,
-    dburl: row.dburlMasked,
+    ...toTenantPublic(row),
     dburl_secret_fingerprint: row.dburlSealed === null ? null : sha256(row.dburlSealed).slice(0, 12),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
   };
 }

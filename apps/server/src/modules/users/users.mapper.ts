@@ -16,13 +16,8 @@ export function toUserPublic(row: UserRow): UserPublic {
 /** What the audit log keeps of a user: every column but the password hash. */
 export function toUserAuditSnapshot(row: UserRow): Record<string, unknown> {
   return {
-    id: row.id,
-    email: row.email,
-    full_name: row.fullName,
-    is_active: row.isActive,
-    is_superuser: row.isSuperuser,
+    ...toUserPublic(row),
     password_changed_at: row.passwordChangedAt.toISOString(),
-    created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
