@@ -54,13 +54,19 @@ export function isDataException(error: unknown): boolean {
 }
 
 /**
- * An error's message with those of its causes, for logs and stored failure notes: Drizzle wraps
- * the driver's error ("Failed query: commit"), and the reason is in the cause.
+ * An error as one readable line, for logs, stored failure notes and driver messages shown to an
+ * admin: its message with those of its causes (Drizzle wraps the driver's error as "Failed query:
+ * commit", and the reason is in the cause), and the inner errors of an AggregateError, to which
+ * Node gives an empty message when every address of a host refuses.
  */
 export function describeError(error: unknown): string {
   const messages: string[] = [];
   for (let current: unknown = error; current instanceof Error && messages.length < 4; current = current.cause) {
-    if (current.message) messages.push(current.message);
+    if (current instanceof AggregateError && current.message === '') {
+      messages.push(current.errors.map((inner: unknown) => describeError(inner)).join('; '));
+    } else {
+      messages.push(current.message || current.name);
+    }
   }
   return messages.length > 0 ? messages.join(': ') : String(error);
 }

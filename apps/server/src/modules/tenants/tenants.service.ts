@@ -19,7 +19,15 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, conflict, fieldError, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import {
+  AppError,
+  conflict,
+  describeError,
+  fieldError,
+  forbidden,
+  isUniqueViolation,
+  notFound,
+} from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -53,15 +61,6 @@ import {
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
-/** A driver error as one readable line (Node gives an empty message for multi-address failures). */
-function describeDriverError(error: unknown): string {
-  if (error instanceof AggregateError && error.message === '') {
-    return error.errors.map((inner: unknown) => describeDriverError(inner)).join('; ');
-  }
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
-}
-
 /** Connects with a fresh client (not a pooled one), asks the version, and disconnects. */
 async function probeDatabase(url: string, timeoutMs: number): Promise<TenantConnectionCheck> {
   const secrets = secretsOf(url);
@@ -84,7 +83,7 @@ async function probeDatabase(url: string, timeoutMs: number): Promise<TenantConn
       server_version: result.rows[0]?.server_version ?? 'unknown',
     };
   } catch (error) {
-    return { ok: false, detail: scrubSecrets(describeDriverError(error), secrets) };
+    return { ok: false, detail: scrubSecrets(describeError(error), secrets) };
   } finally {
     await client?.end().catch(() => undefined);
   }
@@ -317,7 +316,7 @@ export function createTenantsService(deps: {
           return { data: row?.data ?? [], count: row?.total ?? 0 };
         });
       } catch (error) {
-        const reason = scrubSecrets(describeDriverError(error), plain === null ? [] : secretsOf(plain));
+        const reason = scrubSecrets(describeError(error), plain === null ? [] : secretsOf(plain));
         log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
         throw new AppError(503, tenantMessages.databaseUnavailable);
       }
