@@ -1,10 +1,11 @@
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
+import { paths } from '../config/paths.js';
 import { getStoredUser, isLoggedIn } from '../lib/session.js';
 
 /** The layout-less auth group: a stored token sends the visitor to /. */
 export function RedirectIfAuthenticated() {
-  if (isLoggedIn()) return <Navigate to="/" replace />;
+  if (isLoggedIn()) return <Navigate to={paths.home} replace />;
   return (
     <Suspense fallback={null}>
       <Outlet />
@@ -14,7 +15,7 @@ export function RedirectIfAuthenticated() {
 
 /** Signed-in areas: no token, no entry. */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  if (!isLoggedIn()) return <Navigate to="/login" replace />;
+  if (!isLoggedIn()) return <Navigate to={paths.login} replace />;
   return children;
 }
 
@@ -23,6 +24,6 @@ export function RequireAuth({ children }: { children: ReactNode }) {
  * an unparsable record included, goes to /login.
  */
 export function RequireSuperuser({ children }: { children: ReactNode }) {
-  if (!isLoggedIn() || getStoredUser()?.is_superuser !== true) return <Navigate to="/login" replace />;
+  if (!isLoggedIn() || getStoredUser()?.is_superuser !== true) return <Navigate to={paths.login} replace />;
   return children;
 }

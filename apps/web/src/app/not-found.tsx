@@ -3,6 +3,7 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { usePageMeta } from '../lib/use-page-meta.js';
+import { paths } from '../config/paths.js';
 
 /** Any unmatched route (SPEC.md section 2). */
 export function NotFound() {
@@ -16,7 +17,7 @@ export function NotFound() {
         Oops!
       </Typography>
       <Typography sx={{ mt: 2, mb: 4 }}>The page you are looking for was not found.</Typography>
-      <Button component={RouterLink} to="/" variant="contained">
+      <Button component={RouterLink} to={paths.home} variant="contained">
         Go Back
       </Button>
     </Container>

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { paths } from '../config/paths.js';
 import { AppLayout } from './layout/app-layout.js';
 import { RedirectIfAuthenticated, RequireAuth, RequireSuperuser } from './guards.js';
 import { lazyPage } from './lazy-page.js';
@@ -50,7 +51,7 @@ export function AppRoutes() {
         <Route path="signup" element={<SignupPage />} />
       </Route>
       <Route element={<AppLayout />}>
-        <Route index element={<Navigate to="/studio" replace />} />
+        <Route index element={<Navigate to={paths.studio} replace />} />
         <Route path="studio" element={<StudioPage />} />
         <Route path="about-us" element={<AboutUsPage />} />
         <Route path="contact" element={<ContactPage />} />

@@ -1,5 +1,6 @@
 import { ApiError } from './api-error.js';
 import { clearSession, getAccessToken, getSelectedTenantId } from './session.js';
+import { paths } from '../config/paths.js';
 import { navigateTo } from './navigation.js';
 
 /** API base (SPEC.md section 9): same origin. */
@@ -92,7 +93,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
   if (!response.ok) {
     if (response.status === 401 && token) {
       clearSession();
-      navigateTo('/login', { replace: true });
+      navigateTo(paths.login, { replace: true });
     }
     throw new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
   }

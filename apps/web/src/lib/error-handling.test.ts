@@ -70,6 +70,37 @@ describe('global error handling (SPEC.md section 8)', () => {
   });
 });
 
+describe('an operation with its own failure text or display', () => {
+  afterEach(() => {
+    for (const toast of getToasts()) dismissToast(toast.id);
+  });
+
+  it('toasts its own text, followed by the server’s reason for a 4xx', () => {
+    handleGlobalError(apiError(402, { detail: 'Your card was declined.' }), {
+      errorText: 'Failed to create subscription',
+    });
+    expect(lastToast()?.message).toBe('Failed to create subscription: Your card was declined.');
+    handleGlobalError(apiError(500, { detail: 'Internal Server Error' }), { errorText: 'Failed to delete plan' });
+    expect(lastToast()?.message).toBe('Failed to delete plan');
+    handleGlobalError(new TypeError('Failed to fetch'), { errorText: 'Failed to add payment method' });
+    expect(lastToast()?.message).toBe('Failed to add payment method');
+  });
+
+  it('shows no toast when the screen shows the failure itself, but still logs and still signs out on 401', () => {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    errorLog.clear();
+    handleGlobalError(apiError(422, { detail: 'taken' }), { errorToast: false });
+    expect(getToasts()).toHaveLength(0);
+    expect(errorLog.entries()).toHaveLength(1);
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'revoked');
+    handleGlobalError(apiError(401), { errorToast: false });
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+    expect(navigations).toEqual(['/login']);
+    registerNavigator(undefined);
+  });
+});
+
 describe('error log', () => {
   it('keeps at most 1000 entries, dropping the oldest', () => {
     const log = createErrorLog();

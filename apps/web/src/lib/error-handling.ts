@@ -1,5 +1,6 @@
-import { ApiError, errorText } from './api-error.js';
+import { ApiError, errorText, FALLBACK_FAILURE_TEXT, failureText } from './api-error.js';
 import { errorLog } from './error-log.js';
+import { paths } from '../config/paths.js';
 import { navigateTo } from './navigation.js';
 import { clearSession } from './session.js';
 import { showToast } from './toast-store.js';
@@ -19,19 +20,44 @@ export function globalErrorText(error: unknown): string {
   return errorText(error);
 }
 
+/** How one query or mutation wants its failure told (its TanStack Query `meta`). */
+export interface ErrorPresentation {
+  /**
+   * The operation's own failure text (SPEC.md section 8, e.g. "Failed to delete plan"); the server's
+   * reason follows it when a 4xx carried one: "Failed to create subscription: Your card was declined."
+   */
+  errorText?: string;
+  /** false: no toast, because the screen shows the failure itself (still logged; a 401 still signs out). */
+  errorToast?: boolean;
+}
+
+/** The toast text for an operation with its own failure text. */
+export function operationErrorText(error: unknown, errorText: string): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+    const reason = failureText(error.body);
+    if (reason !== FALLBACK_FAILURE_TEXT) return `${errorText}: ${reason}`;
+  }
+  return errorText;
+}
+
 /**
  * The global error handling of SPEC.md section 8: every error is logged; a 401 drops the session
  * and goes to /login; anything else becomes an error toast. Cancelled requests are only logged.
  */
-export function handleGlobalError(error: unknown): void {
+export function handleGlobalError(error: unknown, presentation: ErrorPresentation = {}): void {
   const apiError = error instanceof ApiError ? error : undefined;
-  const message = apiError?.isAborted ? apiError.message : globalErrorText(error);
+  const message = apiError?.isAborted
+    ? apiError.message
+    : presentation.errorText !== undefined
+      ? operationErrorText(error, presentation.errorText)
+      : globalErrorText(error);
   errorLog.add({ message, status: apiError?.status, url: apiError?.url });
   if (apiError?.isAborted) return;
   if (apiError?.status === 401) {
     clearSession();
-    navigateTo('/login', { replace: true });
+    navigateTo(paths.login, { replace: true });
     return;
   }
+  if (presentation.errorToast === false) return;
   showToast(message, 'error');
 }

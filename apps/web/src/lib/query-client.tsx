@@ -1,18 +1,34 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from './api-error.js';
-import { handleGlobalError } from './error-handling.js';
+import { handleGlobalError, type ErrorPresentation } from './error-handling.js';
+import { onSessionCleared } from './session.js';
+
+/** What a query or mutation may say about its failures: see ErrorPresentation. */
+export type AppMeta = ErrorPresentation & Record<string, unknown>;
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: AppMeta;
+    mutationMeta: AppMeta;
+  }
+}
 
 let client: QueryClient | undefined;
 
 /**
  * One query client for the signed-in areas, created on first use so the marketing pages never load
- * it. Failures go through the global handler; client errors (4xx) are not retried.
+ * it. Failures go through the global handler, told how by the operation's `meta`; client errors
+ * (4xx) are not retried. The cache is emptied whenever the session is cleared (logout, account
+ * deletion, a refused token), so the next person in the same tab starts from nothing.
  */
 export function getQueryClient(): QueryClient {
-  client ??= new QueryClient({
-    queryCache: new QueryCache({ onError: handleGlobalError }),
-    mutationCache: new MutationCache({ onError: handleGlobalError }),
+  if (client) return client;
+  client = new QueryClient({
+    queryCache: new QueryCache({ onError: (error, query) => handleGlobalError(error, query.meta) }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => handleGlobalError(error, mutation.meta),
+    }),
     defaultOptions: {
       queries: {
         retry: (failureCount, error) =>
@@ -21,6 +37,8 @@ export function getQueryClient(): QueryClient {
       },
     },
   });
+  const created = client;
+  onSessionCleared(() => created.clear());
   return client;
 }
 

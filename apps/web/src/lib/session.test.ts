@@ -4,7 +4,9 @@ import {
   getSelectedTenantId,
   getStoredUser,
   isLoggedIn,
+  onSessionCleared,
   setAccessToken,
+  setSelectedTenantId,
   setStoredUser,
 } from './session.js';
 
@@ -28,13 +30,25 @@ describe('browser storage (SPEC.md section 3)', () => {
     expect(getStoredUser()).toBeNull();
   });
 
-  it('clears token and user on logout but keeps the tenant choice', () => {
+  // The next person in the same tab must not inherit the last one's tenant or cached data.
+  it('clears token, user and tenant choice on logout, and tells its listeners', () => {
     setAccessToken('abc');
     setStoredUser({ id: 'u1', is_superuser: false });
-    localStorage.setItem('selectedTenantId', 't1');
+    setSelectedTenantId('t1');
+    let cleared = 0;
+    const stop = onSessionCleared(() => cleared++);
+    clearSession();
+    stop();
     clearSession();
     expect(isLoggedIn()).toBe(false);
     expect(getStoredUser()).toBeNull();
-    expect(getSelectedTenantId()).toBe('t1');
+    expect(getSelectedTenantId()).toBe('');
+    expect(cleared).toBe(1);
+  });
+
+  it('stores an empty tenant choice as no key at all', () => {
+    setSelectedTenantId('t1');
+    setSelectedTenantId('');
+    expect(localStorage.getItem('selectedTenantId')).toBeNull();
   });
 });

@@ -58,9 +58,27 @@ export function getSelectedTenantId(): string {
   return storage()?.getItem(STORAGE_KEYS.selectedTenantId) ?? '';
 }
 
-/** Forgets the signed-in user (logout, deletion, a refused token). */
+export function setSelectedTenantId(tenantId: string): void {
+  if (tenantId === '') storage()?.removeItem(STORAGE_KEYS.selectedTenantId);
+  else storage()?.setItem(STORAGE_KEYS.selectedTenantId, tenantId);
+}
+
+const sessionClearedListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` whenever the session is cleared. The query cache registers here, so the next
+ * person in the same tab never sees the last one's data.
+ */
+export function onSessionCleared(listener: () => void): () => void {
+  sessionClearedListeners.add(listener);
+  return () => sessionClearedListeners.delete(listener);
+}
+
+/** Forgets the signed-in user (logout, deletion, a refused token), their tenant choice and their cached data. */
 export function clearSession(): void {
   const store = storage();
   store?.removeItem(STORAGE_KEYS.accessToken);
   store?.removeItem(STORAGE_KEYS.user);
+  store?.removeItem(STORAGE_KEYS.selectedTenantId);
+  for (const listener of sessionClearedListeners) listener();
 }

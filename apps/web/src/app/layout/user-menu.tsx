@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/api/logout.js';
 import { isLoggedIn } from '../../lib/session.js';
 import { LazyPopupMenu, loadPopupMenu } from './lazy-overlays.js';
+import { paths } from '../../config/paths.js';
 
 /** My Profile, Log In (signed out) and Log Out (signed in). */
 export function UserMenu({ current }: { current: boolean }) {
@@ -14,10 +15,10 @@ export function UserMenu({ current }: { current: boolean }) {
   const menuId = useId();
 
   const entries = [
-    { label: 'My Profile', to: '/settings' },
+    { label: 'My Profile', to: paths.settings.root },
     signedIn
-      ? { label: 'Log Out', onSelect: () => void logout().then(() => navigate('/login')) }
-      : { label: 'Log In', to: '/login' },
+      ? { label: 'Log Out', onSelect: () => void logout().then(() => navigate(paths.login)) }
+      : { label: 'Log In', to: paths.login },
   ];
 
   return (

@@ -13,6 +13,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
 import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { paths } from '../../../config/paths.js';
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -51,7 +52,7 @@ export function LoginPage() {
           required
           fullWidth
         />
-        <Link component={RouterLink} to="/recover-password" sx={{ justifySelf: 'end' }}>
+        <Link component={RouterLink} to={paths.recoverPassword} sx={{ justifySelf: 'end' }}>
           Forgot Password?
         </Link>
         <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
@@ -59,7 +60,7 @@ export function LoginPage() {
         </LoadingButton>
         <Typography sx={{ textAlign: 'center' }}>
           Don&apos;t have an account?{' '}
-          <Link component={RouterLink} to="/signup">
+          <Link component={RouterLink} to={paths.signup}>
             Sign Up
           </Link>
         </Typography>

@@ -17,6 +17,7 @@ import {
   type RecoverPasswordFormValues,
 } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { paths } from '../../../config/paths.js';
 
 export function RecoverPasswordPage() {
   const [error, setError] = useState<string>();
@@ -55,7 +56,7 @@ export function RecoverPasswordPage() {
         </LoadingButton>
         <Typography sx={{ textAlign: 'center' }}>
           Remembered it?{' '}
-          <Link component={RouterLink} to="/login">
+          <Link component={RouterLink} to={paths.login}>
             Log In
           </Link>
         </Typography>

@@ -12,6 +12,7 @@ import { resetPassword } from '../api/password-recovery.js';
 import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
 import { NewPasswordFields } from './new-password-fields.js';
+import { paths } from '../../../config/paths.js';
 
 /** The reset link's target: the token comes from the query string. */
 export function ResetPasswordPage() {
@@ -31,7 +32,7 @@ export function ResetPasswordPage() {
     try {
       const answer = await resetPassword({ token, new_password: values.new_password });
       showToast(answer.message, 'success');
-      await navigate('/login');
+      await navigate(paths.login);
     } catch (failure) {
       setError(errorText(failure));
     }
@@ -55,7 +56,7 @@ export function ResetPasswordPage() {
         </LoadingButton>
         <Typography sx={{ textAlign: 'center' }}>
           Need a new link?{' '}
-          <Link component={RouterLink} to="/recover-password">
+          <Link component={RouterLink} to={paths.recoverPassword}>
             Recover password
           </Link>
         </Typography>

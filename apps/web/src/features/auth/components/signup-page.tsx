@@ -14,6 +14,7 @@ import { signup } from '../api/signup.js';
 import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
 import { NewPasswordFields } from './new-password-fields.js';
+import { paths } from '../../../config/paths.js';
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -30,7 +31,7 @@ export function SignupPage() {
     try {
       await signup(values);
       showToast('Your account has been created. You can log in now.', 'success');
-      await navigate('/login');
+      await navigate(paths.login);
     } catch (failure) {
       setError(errorText(failure));
     }
@@ -47,7 +48,7 @@ export function SignupPage() {
         </LoadingButton>
         <Typography sx={{ textAlign: 'center' }}>
           Already have an account?{' '}
-          <Link component={RouterLink} to="/login">
+          <Link component={RouterLink} to={paths.login}>
             Log In
           </Link>
         </Typography>

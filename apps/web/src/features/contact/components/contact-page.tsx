@@ -19,9 +19,9 @@ const offScreen = { position: 'absolute', left: '-10000px', width: '1px', height
 export function ContactPage() {
   const [outcome, setOutcome] = useState<Outcome>();
   const [sentOnce, setSentOnce] = useState(false);
-  const form = useContactForm();
+  const { field, honeypotRef, handleSubmit, isSubmitting, reset } = useContactForm();
 
-  const onSubmit = form.handleSubmit(async (parsed) => {
+  const onSubmit = handleSubmit(async (parsed) => {
     const { contactMessages } = await loadContactValidation();
     try {
       await createContact({
@@ -30,7 +30,7 @@ export function ContactPage() {
         phone: parsed.phone || null,
         website: parsed.website || undefined,
       });
-      form.reset();
+      reset();
       setOutcome({ severity: 'success', message: contactMessages.success });
     } catch {
       setOutcome({ severity: 'error', message: contactMessages.failure });
@@ -62,13 +62,13 @@ export function ContactPage() {
           aria-label="Contact form"
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
-          <TextInput {...form.field('name')} label="Name" autoComplete="name" required fullWidth />
-          <TextInput {...form.field('email')} label="Email" type="email" autoComplete="email" required fullWidth />
-          <TextInput {...form.field('company')} label="Company" autoComplete="organization" fullWidth />
-          <TextInput {...form.field('phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
-          <TextInput {...form.field('subject')} label="Subject" required fullWidth sx={{ gridColumn: '1 / -1' }} />
+          <TextInput {...field('name')} label="Name" autoComplete="name" required fullWidth />
+          <TextInput {...field('email')} label="Email" type="email" autoComplete="email" required fullWidth />
+          <TextInput {...field('company')} label="Company" autoComplete="organization" fullWidth />
+          <TextInput {...field('phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
+          <TextInput {...field('subject')} label="Subject" required fullWidth sx={{ gridColumn: '1 / -1' }} />
           <TextInput
-            {...form.field('message')}
+            {...field('message')}
             label="Message"
             required
             fullWidth
@@ -79,7 +79,7 @@ export function ContactPage() {
           <Box aria-hidden="true" sx={offScreen}>
             <label>
               Leave this field empty
-              <input name="website" ref={form.honeypotRef} tabIndex={-1} autoComplete="off" />
+              <input name="website" ref={honeypotRef} tabIndex={-1} autoComplete="off" />
             </label>
           </Box>
           <Box sx={{ gridColumn: '1 / -1' }}>
@@ -87,7 +87,7 @@ export function ContactPage() {
               type="submit"
               variant="contained"
               size="large"
-              loading={form.isSubmitting}
+              loading={isSubmitting}
               loadingText="Sending..."
             >
               Send Message

@@ -1,0 +1,186 @@
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+
+export interface DataTableColumn<TRow> {
+  key: string;
+  header: string;
+  render: (row: TRow) => ReactNode;
+  align?: 'left' | 'right' | 'center';
+  minWidth?: number;
+}
+
+/** The server pages (skip/limit); the table shows one page and the total. */
+export interface ServerPagination {
+  mode: 'server';
+  /** Zero-based. */
+  page: number;
+  pageSize: number;
+  count: number;
+  onPageChange: (page: number) => void;
+}
+
+/** Every row is loaded; the table pages them itself. */
+export interface ClientPagination {
+  mode: 'client';
+  pageSize: number;
+}
+
+export interface DataTableProps<TRow> {
+  'aria-label': string;
+  columns: readonly DataTableColumn<TRow>[];
+  rows: readonly TRow[] | undefined;
+  rowKey: (row: TRow) => string;
+  loading: boolean;
+  error: boolean;
+  loadingText: string;
+  emptyText: string;
+  errorText: string;
+  /** The row's action buttons, in an "Actions" column. */
+  actions?: (row: TRow) => ReactNode;
+  /** Opens a row (by click, Enter or Space). */
+  onRowClick?: (row: TRow) => void;
+  pagination?: ServerPagination | ClientPagination;
+}
+
+/** A page of a server-paged list: the zero-based page and the skip/limit to ask for. */
+export function useServerPage(pageSize: number) {
+  const [page, setPage] = useState(0);
+  return { page, setPage, skip: page * pageSize, limit: pageSize };
+}
+
+/**
+ * A list as a table with its loading, error and empty rows (each in the caller's words), an
+ * actions column and paging by the server or in the browser. It scrolls sideways on a narrow screen.
+ */
+export function DataTable<TRow>({
+  'aria-label': ariaLabel,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  error,
+  loadingText,
+  emptyText,
+  errorText,
+  actions,
+  onRowClick,
+  pagination,
+}: DataTableProps<TRow>) {
+  const [clientPage, setClientPage] = useState(0);
+  const columnCount = columns.length + (actions ? 1 : 0);
+
+  let visible: readonly TRow[] = rows ?? [];
+  let page = 0;
+  let count = visible.length;
+  let onPageChange: (page: number) => void = () => undefined;
+  if (pagination?.mode === 'server') {
+    page = pagination.page;
+    count = pagination.count;
+    onPageChange = pagination.onPageChange;
+  } else if (pagination?.mode === 'client') {
+    // A deletion can leave the page past the end: show the last page that exists.
+    const lastPage = Math.max(0, Math.ceil(visible.length / pagination.pageSize) - 1);
+    page = Math.min(clientPage, lastPage);
+    visible = visible.slice(page * pagination.pageSize, (page + 1) * pagination.pageSize);
+    onPageChange = setClientPage;
+  }
+
+  let status: ReactNode;
+  if (loading && rows === undefined) {
+    status = (
+      <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1.5 }} role="status">
+        <CircularProgress size={20} aria-hidden="true" />
+        {loadingText}
+      </Box>
+    );
+  } else if (error && rows === undefined) {
+    status = (
+      <Box component="span" role="alert" sx={{ color: 'error.main' }}>
+        {errorText}
+      </Box>
+    );
+  } else if (visible.length === 0) {
+    status = emptyText;
+  }
+
+  const openOnKey = (row: TRow) => (event: KeyboardEvent) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onRowClick?.(row);
+    }
+  };
+
+  return (
+    <Paper variant="outlined">
+      <TableContainer sx={{ overflowX: 'auto' }}>
+        <Table aria-label={ariaLabel} size="medium">
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => (
+                <TableCell key={column.key} align={column.align} sx={{ minWidth: column.minWidth, fontWeight: 600 }}>
+                  {column.header}
+                </TableCell>
+              ))}
+              {actions ? (
+                <TableCell align="right" sx={{ fontWeight: 600 }}>
+                  Actions
+                </TableCell>
+              ) : undefined}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {status !== undefined ? (
+              <TableRow>
+                <TableCell colSpan={columnCount} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                  {status}
+                </TableCell>
+              </TableRow>
+            ) : (
+              visible.map((row) => (
+                <TableRow
+                  key={rowKey(row)}
+                  hover={onRowClick !== undefined}
+                  onClick={onRowClick ? () => onRowClick(row) : undefined}
+                  onKeyDown={onRowClick ? openOnKey(row) : undefined}
+                  tabIndex={onRowClick ? 0 : undefined}
+                  sx={onRowClick ? { cursor: 'pointer' } : undefined}
+                >
+                  {columns.map((column) => (
+                    <TableCell key={column.key} align={column.align} sx={{ minWidth: column.minWidth }}>
+                      {column.render(row)}
+                    </TableCell>
+                  ))}
+                  {actions ? (
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(event) => event.stopPropagation()}>
+                      {actions(row)}
+                    </TableCell>
+                  ) : undefined}
+                </TableRow>
+              ))
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {pagination && count > 0 ? (
+        <TablePagination
+          component="div"
+          count={count}
+          page={page}
+          rowsPerPage={pagination.pageSize}
+          rowsPerPageOptions={[]}
+          onPageChange={(_event, next) => onPageChange(next)}
+        />
+      ) : undefined}
+    </Paper>
+  );
+}

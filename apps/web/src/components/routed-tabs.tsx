@@ -1,0 +1,76 @@
+import Box from '@mui/material/Box';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useId, type ReactNode } from 'react';
+import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { tabSegment } from '../config/paths.js';
+
+export interface RoutedTab {
+  label: ReactNode;
+  /** The tab's path from config/paths.ts ('/settings/plans'), or just its segment ('plans'). */
+  path: string;
+  element: ReactNode;
+  /** The route stays (its screen explains itself) but no tab is shown for it. */
+  hidden?: boolean;
+}
+
+export interface RoutedTabsProps {
+  'aria-label': string;
+  tabs: readonly RoutedTab[];
+}
+
+/**
+ * Tabs bound to the URL: each tab is a link to its own path, so a tab can be linked, reloaded and
+ * reached with Back. Rendered inside an area's splat route ("settings/*"); the area's own path and
+ * any unknown segment go (replacing history) to the first tab. The tab strip scrolls on a narrow screen.
+ */
+export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
+  const idPrefix = useId();
+  const { pathname } = useLocation();
+  const rest = useParams()['*'] ?? '';
+  const base = pathname.slice(0, pathname.length - rest.length).replace(/\/+$/, '');
+  const current = rest.split('/')[0] ?? '';
+  const entries = tabs.map((tab) => ({ ...tab, segment: tabSegment(tab.path) }));
+  const visible = entries.filter((tab) => !tab.hidden);
+  const first = visible[0]?.segment ?? entries[0]?.segment ?? '';
+  const selected = visible.some((tab) => tab.segment === current) ? current : false;
+
+  return (
+    <>
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
+        <Tabs
+          value={selected}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+          aria-label={ariaLabel}
+        >
+          {visible.map((tab) => (
+            <Tab
+              key={tab.segment}
+              value={tab.segment}
+              label={tab.label}
+              component={RouterLink}
+              to={`${base}/${tab.segment}`}
+              id={`${idPrefix}-tab-${tab.segment}`}
+              aria-controls={`${idPrefix}-panel`}
+            />
+          ))}
+        </Tabs>
+      </Box>
+      <Box
+        role="tabpanel"
+        id={`${idPrefix}-panel`}
+        aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
+      >
+        <Routes>
+          <Route index element={<Navigate to={`${base}/${first}`} replace />} />
+          {entries.map((tab) => (
+            <Route key={tab.segment} path={tab.segment} element={tab.element} />
+          ))}
+          <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
+        </Routes>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+/** Display formats of SPEC.md section 9: en-US money in the record's own currency, dates as "MMM d, yyyy". */
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** "$49.00" for (49, 'usd'); the amount may be the API's decimal string. */
+export function formatMoney(amount: string | number, currency: string): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(typeof amount === 'number' ? amount : Number(amount));
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** "Nov 22, 2026" for an ISO timestamp or a Date, in the reader's time zone. */
+export function formatDate(value: string | Date): string {
+  return dateFormat.format(typeof value === 'string' ? new Date(value) : value);
+}
