@@ -396,7 +396,10 @@ describe('users', () => {
 
       for (const q of [`under_${tag}`, `${tag}%`, `_${tag}%x`]) {
         const body = (await search(q)).json<{ data: UserBody[]; count: number }>();
-        expect(body.data.map((u) => u.id), q).toEqual([literal.id]);
+        expect(
+          body.data.map((u) => u.id),
+          q,
+        ).toEqual([literal.id]);
         expect(body.count, q).toBe(1);
       }
       expect((await search('%')).json<{ data: UserBody[] }>().data.map((u) => u.id)).toEqual([literal.id]);
