@@ -43,13 +43,15 @@ const PermissionNameSchema = nameSchema(
 const DescriptionSchema = z.string().trim().max(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong).nullish();
 
 /**
- * The admin console sends `created_by`/`updated_by`; they are accepted so its calls validate, and
- * ignored: the server records the caller.
+ * The admin console sends `created_by`/`updated_by` (the stored user id); they are accepted so its
+ * calls validate, and ignored: the server records the caller. Still checked as what the document
+ * says they are, a string (or null), so validation and the document agree.
  */
 const IgnoredAuthorSchema = z
-  .unknown()
-  .optional()
-  .meta({ description: 'Ignored: the server records the caller', type: 'string' });
+  .string()
+  .max(100)
+  .nullish()
+  .meta({ description: 'Ignored: the server records the caller' });
 
 const AuthoredSchema = {
   id: z.uuid(),
