@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
+import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
 /** Admin page size (SPEC.md section 9); roles and permissions are paged in the browser. */
@@ -119,13 +120,11 @@ export function NamedItemsTab<TItem extends NamedItem>({
                 </IconButton>
               </Tooltip>
               {builtIn ? (
-                <Tooltip title={builtInText ?? ''}>
-                  <span tabIndex={0} aria-label={`Delete ${lower} ${item.name}: ${builtInText ?? ''}`}>
-                    <IconButton aria-hidden="true" tabIndex={-1} disabled>
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </span>
-                </Tooltip>
+                <ProtectedActionButton
+                  label={`Delete ${lower} ${item.name}`}
+                  reason={builtInText ?? ''}
+                  icon={<DeleteIcon fontSize="small" />}
+                />
               ) : (
                 <Tooltip title={`Delete ${item.name}`}>
                   <IconButton aria-label={`Delete ${lower} ${item.name}`} onClick={() => setRemoving(item)}>

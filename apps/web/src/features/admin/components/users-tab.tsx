@@ -24,6 +24,7 @@ import {
   type UserEditFormValues,
 } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
+import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
 /** Why a superuser's own row cannot be deleted, deactivated or demoted (the server refuses too). */
@@ -163,14 +164,11 @@ export function UsersTab() {
                 </IconButton>
               </Tooltip>
               {self ? (
-                <Tooltip title={SELF_PROTECTION_TEXT}>
-                  {/* A disabled button takes no pointer events: the span carries the explanation. */}
-                  <span tabIndex={0} aria-label={`Delete user ${user.email}: ${SELF_PROTECTION_TEXT}`}>
-                    <IconButton aria-hidden="true" tabIndex={-1} disabled>
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </span>
-                </Tooltip>
+                <ProtectedActionButton
+                  label={`Delete user ${user.email}`}
+                  reason={SELF_PROTECTION_TEXT}
+                  icon={<DeleteIcon fontSize="small" />}
+                />
               ) : (
                 <Tooltip title={`Delete ${user.email}`}>
                   <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
