@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expectNoSeriousA11yViolations } from '../support/fixtures.js';
-import { expect, GLOBAL_403_TEXT, test, toast, uniqueTag } from '../support/admin.js';
+import { expect, GLOBAL_403_TEXT, SHOTS_DIR, test, toast, uniqueTag } from '../support/admin.js';
 
 const TABS = [
   ['Users', '/admin/users'],
@@ -10,9 +10,6 @@ const TABS = [
   ['Role Permissions', '/admin/role-permissions'],
   ['Tenants', '/admin/tenants'],
 ] as const;
-
-/** Screenshots for a person to look at (not compared). */
-const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/shots';
 
 test('a plain user whose stored record claims to be a superuser gets the 403 text', async ({
   page,

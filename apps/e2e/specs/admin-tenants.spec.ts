@@ -1,4 +1,4 @@
-import { expect, TENANT_DB_URL, test, toast, uniqueTag } from '../support/admin.js';
+import { expect, SHOTS_DIR, TENANT_DB_URL, test, toast, uniqueTag } from '../support/admin.js';
 
 /** The password part of a PostgreSQL URL (what must never reach the page). */
 function passwordOf(url: string): string {
@@ -56,6 +56,11 @@ test('creates, checks, edits and deletes a tenant; its database password never r
   await expect(page.getByRole('status').filter({ hasText: `Connected to the database of "${name}"` })).toContainText(
     / ms\.$/,
   );
+
+  await page.screenshot({ path: `${SHOTS_DIR}/admin-tenant-checked-1280.png` });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: `${SHOTS_DIR}/admin-tenant-checked-390.png` });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await row.getByRole('button', { name: `Edit tenant ${name}` }).click();
   dialog = page.getByRole('dialog', { name: 'Edit Tenant' });

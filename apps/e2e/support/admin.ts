@@ -5,6 +5,9 @@ import { expect, test as base, type TestAccount } from './fixtures.js';
 /** A PostgreSQL server the tenant checks can reach (here and in CI). */
 export const TENANT_DB_URL = process.env.E2E_TENANT_DB_URL ?? 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
 
+/** Screenshots for a person to look at (never compared); the folder is made by the specs that write there. */
+export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/shots';
+
 export const GLOBAL_403_TEXT = 'You do not have permission to perform this action';
 
 /** A short random tag that makes a spec's records findable with the users search. */

@@ -2,6 +2,7 @@ import type { UserPublic } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -78,7 +79,8 @@ export function UsersTab() {
       header: 'Email',
       minWidth: 200,
       render: (user) => (
-        <>
+        // An address breaks at no hyphen: on a narrow screen the table scrolls instead.
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
           {user.email}
           {user.id === ownId ? (
             <Typography component="span" variant="body2" color="text.secondary">
@@ -86,7 +88,7 @@ export function UsersTab() {
               (you)
             </Typography>
           ) : undefined}
-        </>
+        </Box>
       ),
     },
     { key: 'full_name', header: 'Full Name', minWidth: 140, render: (user) => user.full_name || '-' },
