@@ -54,7 +54,7 @@ test('creates, checks, edits and deletes a tenant; its database password never r
   // The check connects with the stored password: the server's version and the latency come back.
   await row.getByRole('button', { name: `Check connection of tenant ${name}` }).click();
   await expect(page.getByRole('status').filter({ hasText: `Connected to the database of "${name}"` })).toContainText(
-    / ms\.$/,
+    /: PostgreSQL \d+\S*.*, \d+ ms\.$/,
   );
 
   await page.screenshot({ path: `${SHOTS_DIR}/admin-tenant-checked-1280.png` });

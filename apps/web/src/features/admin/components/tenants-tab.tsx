@@ -51,7 +51,7 @@ function StatusChip({ status }: { status: string | null | undefined }) {
 
 function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): string {
   return result.ok
-    ? `Connected to the database of "${tenant.name}": ${result.server_version}, ${Math.round(result.latency_ms)} ms.`
+    ? `Connected to the database of "${tenant.name}": PostgreSQL ${result.server_version}, ${Math.round(result.latency_ms)} ms.`
     : `Could not connect to the database of "${tenant.name}": ${result.detail}`;
 }
 
