@@ -27,11 +27,11 @@ export async function apiLogin(request: APIRequestContext, email: string, passwo
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-interface WorkerFixtures {
+export interface WorkerFixtures {
   adminToken: string;
 }
 
-interface TestFixtures {
+export interface TestFixtures {
   /** Creates an account through the admin API (no signup rate limit, no UI). */
   createAccount: (options?: { isSuperuser?: boolean }) => Promise<TestAccount>;
   /** Puts a signed-in session for `account` into the page's storage, as a login would. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './common.js';
+import { pageOf, PaginationQuerySchema } from './common.js';
 import {
   EmailSchema,
   FullNameSchema,
@@ -27,6 +27,23 @@ export type UserMe = z.infer<typeof UserMeSchema>;
 
 export const UsersPublicSchema = pageOf(UserPublicSchema);
 export type UsersPublic = z.infer<typeof UsersPublicSchema>;
+
+/** Longest search text `GET /users/?q=` accepts (an e-mail address is at most 254 characters). */
+export const USER_SEARCH_MAX = 254;
+
+/**
+ * `GET /users/`: paging plus an optional search `q`, matched case-insensitively anywhere in the
+ * e-mail or the full name. Blank (after trimming) means no filter.
+ */
+export const UserListQuerySchema = PaginationQuerySchema.extend({
+  q: z
+    .string()
+    .trim()
+    .max(USER_SEARCH_MAX, `Search text must be at most ${USER_SEARCH_MAX} characters`)
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+});
+export type UserListQuery = z.infer<typeof UserListQuerySchema>;
 
 function passwordsMatch<T extends { confirm_password: string }>(
   password: (value: T) => string,
@@ -99,6 +116,7 @@ export const userMessages = {
   notEnoughPrivileges: "The user doesn't have enough privileges",
   cannotChangeOwnSuperuser: 'You cannot change your own superuser status',
   cannotDeactivateSelf: 'You cannot deactivate your own account',
+  cannotDeleteSelf: 'You cannot delete your own account',
   signupReceived: 'Your account is ready. You can log in now.',
   deleted: 'User deleted successfully',
 } as const;

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
+import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -56,19 +56,33 @@ function Side<TItem extends TransferItem>({
         ) : (
           items.map((item) => {
             const labelId = `${titleId}-${item.id}`;
+            // A plain list item holding a labelled checkbox: no button around the checkbox (axe:
+            // nested-interactive), and the list holds only <li> elements (axe: list).
             return (
-              <ListItemButton key={item.id} onClick={() => onToggle(item.id)} disabled={disabled} component="li">
-                <ListItemIcon sx={{ minWidth: 36 }}>
-                  <Checkbox
-                    edge="start"
-                    checked={checked.has(item.id)}
-                    tabIndex={-1}
-                    disableRipple
-                    slotProps={{ input: { 'aria-labelledby': labelId } }}
-                  />
-                </ListItemIcon>
-                <ListItemText id={labelId} primary={item.label} sx={{ overflowWrap: 'anywhere' }} />
-              </ListItemButton>
+              <ListItem key={item.id} disablePadding>
+                <Box
+                  component="label"
+                  sx={{
+                    display: 'flex',
+                    alignItems: 'center',
+                    width: '100%',
+                    px: 2,
+                    cursor: disabled ? 'default' : 'pointer',
+                    '&:hover': disabled ? undefined : { bgcolor: 'action.hover' },
+                  }}
+                >
+                  <ListItemIcon sx={{ minWidth: 36 }}>
+                    <Checkbox
+                      edge="start"
+                      checked={checked.has(item.id)}
+                      onChange={() => onToggle(item.id)}
+                      disabled={disabled}
+                      slotProps={{ input: { 'aria-labelledby': labelId } }}
+                    />
+                  </ListItemIcon>
+                  <ListItemText id={labelId} primary={item.label} sx={{ overflowWrap: 'anywhere' }} />
+                </Box>
+              </ListItem>
             );
           })
         )}

@@ -56,6 +56,24 @@ describe('apiRequest', () => {
     expect(seen[0]?.init.body).toBe('{"name":"Al"}');
   });
 
+  it('adds a JSON content type and X-User-ID from the stored user to admin calls only', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token-1');
+    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 'user-42', is_superuser: true }));
+    const seen = serveWith(() => json(200, {}));
+    await apiRequest({ path: '/users/', admin: true });
+    await apiRequest({ path: '/authorization/roles', method: 'POST', json: { name: 'r' }, admin: true });
+    await apiRequest({ path: '/users/x', method: 'DELETE', admin: true });
+    await apiRequest({ path: '/users/me' });
+    const headers = seen.map((request) => request.init.headers as Record<string, string>);
+    expect(headers[0]).toMatchObject({ 'Content-Type': 'application/json', 'X-User-ID': 'user-42' });
+    expect(headers[1]).toMatchObject({ 'Content-Type': 'application/json', 'X-User-ID': 'user-42' });
+    // A bodiless DELETE carries no content type: the server refuses an empty JSON body.
+    expect(headers[2]?.['Content-Type']).toBeUndefined();
+    expect(headers[2]?.['X-User-ID']).toBe('user-42');
+    expect(headers[3]?.['X-User-ID']).toBeUndefined();
+    expect(headers[3]?.['Content-Type']).toBeUndefined();
+  });
+
   it('posts the login form url-encoded', async () => {
     const seen = serveWith(() => json(200, { access_token: 't', token_type: 'bearer' }));
     await apiRequest({ path: '/login/access-token', method: 'POST', form: { username: 'a@b.co', password: 'p w' } });

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { clearSession, getAccessToken, getSelectedTenantId } from './session.js';
+import { clearSession, getAccessToken, getSelectedTenantId, getStoredUser } from './session.js';
 import { paths } from '../config/paths.js';
 import { navigateTo } from './navigation.js';
 
@@ -18,6 +18,12 @@ export interface RequestOptions {
   /** Sent as application/x-www-form-urlencoded (the OAuth2 login form). */
   form?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * The admin console's calls (SPEC.md section 7): also a JSON content type and `X-User-ID` from the
+   * stored user id. The server never trusts that header; identity comes from the token.
+   * A bodiless DELETE or POST gets no content type (the server refuses an empty JSON body).
+   */
+  admin?: boolean;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -60,6 +66,14 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     'X-Tenant-ID': getSelectedTenantId(),
   };
   if (token) headers.Authorization = `Bearer ${token}`;
+  // A bodiless DELETE or POST is left without one: the server refuses an empty JSON body.
+  if (options.admin && ((options.method ?? 'GET') === 'GET' || options.json !== undefined)) {
+    headers['Content-Type'] = 'application/json';
+  }
+  if (options.admin) {
+    const userId = getStoredUser()?.id;
+    if (userId) headers['X-User-ID'] = userId;
+  }
   let body: string | undefined;
   if (options.form !== undefined) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';

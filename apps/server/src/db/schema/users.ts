@@ -19,7 +19,11 @@ export const users = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
-  (t) => [check('users_email_lower_check', sql`${t.email} = lower(${t.email})`)],
+  (t) => [
+    check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+    // The admin list's paging key: a page (searched or not) is read in this order without a sort.
+    index('users_created_at_id_idx').on(t.createdAt, t.id),
+  ],
 );
 
 /** One row per login; the JWT carries its id so a session can be revoked before the token expires. */

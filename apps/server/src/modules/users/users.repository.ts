@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
@@ -55,13 +55,34 @@ export async function deleteUser(db: DbOrTx, id: string): Promise<boolean> {
   return deleted.length > 0;
 }
 
+/** `value` as a LIKE pattern that matches it literally anywhere: `%`, `_` and the backslash are escaped. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * A page of users in the paging key's order (created_at, id; indexed, so a page is read in order and
+ * a search stops as soon as the page is full), with the total. `q` matches the e-mail or the full
+ * name case-insensitively anywhere, its `%` and `_` taken literally.
+ */
 export async function listUsers(
   db: DbOrTx,
-  page: { skip: number; limit: number },
+  page: { skip: number; limit: number; q?: string | undefined },
 ): Promise<{ rows: UserRow[]; total: number }> {
+  let filter: SQL | undefined;
+  if (page.q !== undefined) {
+    const pattern = containsPattern(page.q);
+    filter = or(ilike(users.email, pattern), ilike(users.fullName, pattern));
+  }
   const [rows, [totals]] = await Promise.all([
-    db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).offset(page.skip).limit(page.limit),
-    db.select({ total: count() }).from(users),
+    db
+      .select()
+      .from(users)
+      .where(filter)
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .offset(page.skip)
+      .limit(page.limit),
+    db.select({ total: count() }).from(users).where(filter),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }

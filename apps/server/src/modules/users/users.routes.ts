@@ -1,11 +1,11 @@
 import {
   HttpErrorSchema,
   MessageSchema,
-  PaginationQuerySchema,
   PERMISSIONS,
   UpdatePasswordSchema,
   UserCreateSchema,
   UserIdParamsSchema,
+  UserListQuerySchema,
   UserMeSchema,
   UserPublicSchema,
   UserRegisterSchema,
@@ -36,8 +36,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
       config: { access: { permission: PERMISSIONS.usersRead } },
       schema: {
         tags,
-        summary: 'List users',
-        querystring: PaginationQuerySchema,
+        summary: 'List users, optionally those whose e-mail or name contains q (case-insensitive)',
+        querystring: UserListQuerySchema,
         response: { 200: UsersPublicSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
@@ -172,7 +172,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
         tags,
         summary: 'Delete a user',
         params: UserIdParamsSchema,
-        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), 400: HttpErrorSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,6 @@ import {
   PERMISSIONS,
   type PermissionName,
   userMessages,
-  type PaginationQuery,
   type UpdatePassword,
   type UserCreate,
   type UserMe,
@@ -12,6 +11,7 @@ import {
   type UserRegister,
   type UsersPublic,
   type UserUpdate,
+  type UserListQuery,
   type UserUpdateMe,
 } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
@@ -138,7 +138,7 @@ export function createUsersService(deps: {
       await deleteUser(db, auth.user.id);
     },
 
-    async list(page: PaginationQuery): Promise<UsersPublic> {
+    async list(page: UserListQuery): Promise<UsersPublic> {
       const { rows, total } = await listUsers(db, page);
       return { data: rows.map(toUserPublic), count: total };
     },
@@ -226,7 +226,8 @@ export function createUsersService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
-      if (id === actor.user.id) throw forbidden(userMessages.superuserCannotDeleteSelf);
+      // A 400, not a 403: the caller has the permission; the rule protects them from locking themselves out.
+      if (id === actor.user.id) throw badRequest(userMessages.cannotDeleteSelf);
       if (beforeDelete) {
         if (!(await findUserById(db, id))) throw notFound(userMessages.notFound);
         await beforeDelete(id);

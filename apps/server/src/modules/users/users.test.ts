@@ -245,7 +245,7 @@ describe('users', () => {
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ detail: 'Super users are not allowed to delete themselves' });
       expect((await me(superuser.headers)).statusCode).toBe(200);
-      expect((await call('DELETE', `/users/${superuser.id}`, superuser.headers)).statusCode).toBe(403);
+      expect((await call('DELETE', `/users/${superuser.id}`, superuser.headers)).statusCode).toBe(400);
       expect((await me(superuser.headers)).statusCode).toBe(200);
     });
 
@@ -364,6 +364,62 @@ describe('users', () => {
       expect(asUser.statusCode).toBe(403);
       expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
       expect((await call('GET', '/users/')).statusCode).toBe(401);
+    });
+
+    it('searches e-mail and full name with q, case-insensitively, paged, with the matching count', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const byEmail = await createUser(ctx, { email: `finder-${tag}-one@example.com`, fullName: 'Someone Else' });
+      const byName = await createUser(ctx, { fullName: `Ada ${tag.toUpperCase()} Lovelace` });
+      const third = await createUser(ctx, { email: `finder-${tag}-two@example.com` });
+
+      const all = await call('GET', `/users/?q=${encodeURIComponent(`  ${tag.toUpperCase()} `)}`, admin.headers);
+      expect(all.statusCode).toBe(200);
+      const found = all.json<{ data: UserBody[]; count: number }>();
+      expect(found.count).toBe(3);
+      expect(found.data.map((u) => u.id)).toEqual([byEmail.id, byName.id, third.id]);
+
+      const second = await call('GET', `/users/?q=${tag}&skip=1&limit=1`, admin.headers);
+      expect(second.json()).toMatchObject({ count: 3, data: [{ id: byName.id }] });
+
+      const onlyEmail = await call('GET', `/users/?q=finder-${tag}-T`, admin.headers);
+      expect(onlyEmail.json<{ data: UserBody[] }>().data.map((u) => u.id)).toEqual([third.id]);
+
+      const none = await call('GET', `/users/?q=${tag}-nobody`, admin.headers);
+      expect(none.json()).toEqual({ data: [], count: 0 });
+    });
+
+    it('takes % and _ in q literally, and a blank q as no filter', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const literal = await createUser(ctx, { email: `under_${tag}%x@example.com` });
+      await createUser(ctx, { email: `underx${tag}yx@example.com` });
+      const search = (q: string) => call('GET', `/users/?q=${encodeURIComponent(q)}`, admin.headers);
+
+      for (const q of [`under_${tag}`, `${tag}%`, `_${tag}%x`]) {
+        const body = (await search(q)).json<{ data: UserBody[]; count: number }>();
+        expect(
+          body.data.map((u) => u.id),
+          q,
+        ).toEqual([literal.id]);
+        expect(body.count, q).toBe(1);
+      }
+      expect((await search('%')).json<{ data: UserBody[] }>().data.map((u) => u.id)).toEqual([literal.id]);
+
+      const everyone = (await call('GET', '/users/?limit=1000', admin.headers)).json<{ count: number }>();
+      const blank = (await call('GET', '/users/?q=%20%20&limit=1000', admin.headers)).json<{ count: number }>();
+      expect(blank.count).toBe(everyone.count);
+    });
+
+    it('refuses a q over the length bound with a 422, and q from plain users (403)', async () => {
+      const long = await call('GET', `/users/?q=${'a'.repeat(255)}`, admin.headers);
+      expect(long.statusCode).toBe(422);
+      expect(long.json<{ detail: { loc: unknown[]; msg: string }[] }>().detail[0]).toMatchObject({
+        loc: ['query', 'q'],
+        msg: 'Search text must be at most 254 characters',
+      });
+      expect((await call('GET', `/users/?q=${'a'.repeat(254)}`, admin.headers)).statusCode).toBe(200);
+      const user = await createUser(ctx);
+      expect((await call('GET', '/users/?q=a', user.headers)).statusCode).toBe(403);
+      expect((await call('GET', '/users/?q=a')).statusCode).toBe(401);
     });
 
     it('refuses paging values out of range with a 422', async () => {
@@ -527,6 +583,22 @@ describe('users', () => {
       expect(deactivate.statusCode).toBe(400);
       expect(deactivate.json()).toEqual({ detail: userMessages.cannotDeactivateSelf });
       expect((await me(superuser.headers)).json<UserBody>()).toMatchObject({ is_superuser: true, is_active: true });
+    });
+
+    it('does not let a superuser delete itself through /users/{id}: a 400 with a detail the dialog shows', async () => {
+      const superuser = await createUser(ctx, { isSuperuser: true });
+      const response = await call('DELETE', `/users/${superuser.id}`, superuser.headers);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ detail: userMessages.cannotDeleteSelf });
+      expect((await me(superuser.headers)).statusCode).toBe(200);
+      // Changing the own name or e-mail through the same route is allowed; only the lock-outs are refused.
+      const rename = await call('PATCH', `/users/${superuser.id}`, superuser.headers, {
+        full_name: 'Still Me',
+        is_active: true,
+        is_superuser: true,
+      });
+      expect(rename.statusCode).toBe(200);
+      expect(rename.json<UserBody>()).toMatchObject({ full_name: 'Still Me', is_active: true, is_superuser: true });
     });
 
     it('revokes the sessions of a deactivated user: reactivation does not revive the old token', async () => {

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test as base, type TestAccount } from './fixtures.js';
+
+/** A PostgreSQL server the tenant checks can reach (here and in CI). */
+export const TENANT_DB_URL = process.env.E2E_TENANT_DB_URL ?? 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
+
+/** Screenshots for a person to look at (never compared); the folder is made by the specs that write there. */
+export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? '/tmp/shots';
+
+export const GLOBAL_403_TEXT = 'You do not have permission to perform this action';
+
+/** A short random tag that makes a spec's records findable with the users search. */
+export function uniqueTag(prefix = 't'): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+}
+
+interface AdminFixtures {
+  /** A fresh superuser, signed in on `page`. */
+  admin: TestAccount;
+  /** Calls the API as the e2e superuser. */
+  api: AdminApi;
+}
+
+/**
+ * The specs' `test`: every answer of 500 or more the page receives fails the test (no 500 during
+ * the run), and `admin` signs a fresh superuser in.
+ */
+export const test = base.extend<AdminFixtures>({
+  page: async ({ page }, use) => {
+    const serverErrors: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`);
+    });
+    await use(page);
+    expect(serverErrors, 'server errors seen by the page').toEqual([]);
+  },
+  admin: async ({ page, createAccount, signIn }, use) => {
+    const account = await createAccount({ isSuperuser: true });
+    await signIn(page, account);
+    await use(account);
+  },
+  api: async ({ request, adminToken }, use) => {
+    await use(new AdminApi(request, adminToken));
+  },
+});
+
+export { expect };
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/** The admin API, for arranging records and reading results back. */
+export class AdminApi {
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly token: string,
+  ) {}
+
+  private get headers() {
+    return { authorization: `Bearer ${this.token}` };
+  }
+
+  async send<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<T> {
+    const response = await this.request.fetch(`/api/v1${path}`, {
+      method,
+      headers: this.headers,
+      ...(data === undefined ? {} : { data }),
+    });
+    expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
+    return (response.status() === 204 ? undefined : await response.json()) as T;
+  }
+
+  async createUser(email: string, fullName: string | null = null): Promise<{ id: string; email: string }> {
+    return this.send('POST', '/users/', { email, password: `pw-${randomUUID()}`, full_name: fullName });
+  }
+
+  async createRole(name: string, description = `Role ${name}`): Promise<Named> {
+    return this.send('POST', '/authorization/roles', { name, description });
+  }
+
+  async createPermission(name: string, description = `Permission ${name}`): Promise<Named> {
+    return this.send('POST', '/authorization/permissions', { name, description });
+  }
+
+  async rolesOfUser(userId: string): Promise<string[]> {
+    const roles = await this.send<{ data: Named[] }>('GET', `/authorization/user/${userId}/roles`);
+    return roles.data.map((role) => role.name).sort();
+  }
+
+  async permissionsOfRole(roleId: string): Promise<string[]> {
+    const permissions = await this.send<{ data: Named[] }>('GET', `/authorization/role/${roleId}/permissions`);
+    return permissions.data.map((permission) => permission.name).sort();
+  }
+
+  async tenantByName(name: string): Promise<{ id: string; name: string; dburl: string | null } | undefined> {
+    const tenants = await this.send<{ data: { id: string; name: string; dburl: string | null }[] }>(
+      'GET',
+      '/tenants/?limit=1000',
+    );
+    return tenants.data.find((tenant) => tenant.name === name);
+  }
+}
+
+/** Opens an admin tab by clicking it, as a person would. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+  await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The row naming `text` in a client-paged table (roles, permissions), paging forward until it shows. */
+export async function findRow(page: Page, table: Locator, text: string): Promise<Locator> {
+  const row = table.getByRole('row').filter({ hasText: text });
+  const next = page.getByRole('button', { name: 'Go to next page' });
+  const range = page.locator('.MuiTablePagination-displayedRows');
+  await expect(table.getByRole('row').nth(1)).not.toContainText('Loading');
+  for (;;) {
+    if ((await row.count()) > 0) return row;
+    if ((await next.count()) === 0 || (await next.isDisabled())) break;
+    const before = await range.textContent();
+    await next.click();
+    await expect(range).not.toHaveText(before ?? '');
+  }
+  throw new Error(`no row with "${text}"`);
+}
+
+/** The toast with this text. */
+export function toast(page: Page, text: string): Locator {
+  return page.getByRole('alert').filter({ hasText: text });
+}

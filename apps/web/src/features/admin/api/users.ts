@@ -1,0 +1,97 @@
+import type { UserCreate, UserPublic, UsersPublic, UserUpdate } from '@dataplatform/contract';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.js';
+import { showToast } from '../../../lib/toast-store.js';
+
+/** Admin page size (SPEC.md section 9). */
+export const USERS_PAGE_SIZE = 10;
+
+export interface UsersListParams {
+  skip: number;
+  limit: number;
+  /** Server-side search by e-mail or name; blank means everyone. */
+  q?: string;
+}
+
+export const usersKeys = {
+  all: ['admin', 'users'] as const,
+  list: (params: UsersListParams) => [...usersKeys.all, 'list', params] as const,
+  detail: (id: string) => [...usersKeys.all, 'detail', id] as const,
+};
+
+/** `GET /users/` with skip, limit and the optional search `q`: `{ data, count }`. */
+export function fetchUsers(params: UsersListParams, signal?: AbortSignal): Promise<UsersPublic> {
+  const q = params.q?.trim();
+  return apiRequest<UsersPublic>({
+    path: '/users/',
+    query: { skip: params.skip, limit: params.limit, q: q === '' ? undefined : q },
+    signal,
+    admin: true,
+  });
+}
+
+/** One page of users; the previous page stays on screen while the next one loads. */
+export function usersQueryOptions(params: UsersListParams) {
+  return queryOptions({
+    queryKey: usersKeys.list(params),
+    queryFn: ({ signal }) => fetchUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** `GET /users/{user_id}` */
+export function fetchUser(id: string, signal?: AbortSignal): Promise<UserPublic> {
+  return apiRequest<UserPublic>({ path: `/users/${id}`, signal, admin: true });
+}
+
+export function userQueryOptions(id: string) {
+  return queryOptions({ queryKey: usersKeys.detail(id), queryFn: ({ signal }) => fetchUser(id, signal) });
+}
+
+/** `POST /users/` */
+export function createUser(body: UserCreate): Promise<UserPublic> {
+  return apiRequest<UserPublic>({ method: 'POST', path: '/users/', json: body, admin: true });
+}
+
+/** `PATCH /users/{user_id}` */
+export function updateUser(id: string, body: UserUpdate): Promise<UserPublic> {
+  return apiRequest<UserPublic>({ method: 'PATCH', path: `/users/${id}`, json: body, admin: true });
+}
+
+/** `DELETE /users/{user_id}` */
+export function deleteUser(id: string): Promise<void> {
+  return apiRequest<void>({ method: 'DELETE', path: `/users/${id}`, admin: true });
+}
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createUser,
+    onSuccess: async () => {
+      showToast('User created successfully', 'success');
+      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
+    },
+  });
+}
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UserUpdate }) => updateUser(id, body),
+    onSuccess: async () => {
+      showToast('User updated successfully', 'success');
+      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
+    },
+  });
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteUser,
+    onSuccess: async () => {
+      showToast('User deleted successfully', 'success');
+      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
+    },
+  });
+}

@@ -1,0 +1,201 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { FormDialog } from '../../../components/form-dialog.js';
+import { fieldProps } from '../../../components/form-field.js';
+import { ProtectedActionButton } from './protected-action-button.js';
+import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+/** Admin page size (SPEC.md section 9); roles and permissions are paged in the browser. */
+export const NAMED_ITEMS_PAGE_SIZE = 10;
+
+export interface NamedItem {
+  id: string;
+  name: string;
+  description: string | null;
+}
+
+interface NamedItemFormValues {
+  name: string;
+  description: string;
+}
+
+interface NamedItemInput {
+  name: string;
+  description: string | null;
+}
+
+export interface NamedItemsTabProps<TItem extends NamedItem> {
+  /** "Role" or "Permission": the buttons, titles and messages are built from it (SPEC.md section 2). */
+  noun: string;
+  rows: readonly TItem[] | undefined;
+  loading: boolean;
+  error: boolean;
+  loadingText: string;
+  emptyText: string;
+  errorText: string;
+  schema: z.ZodType<NamedItemInput, NamedItemFormValues>;
+  /** "Role name is required" */
+  nameRequiredText: string;
+  onCreate: (input: NamedItemInput) => Promise<unknown>;
+  onUpdate: (item: TItem, input: NamedItemInput) => Promise<unknown>;
+  onDelete: (item: TItem, done: () => void) => void;
+  deleting: boolean;
+  /** A built-in item is marked and cannot be renamed or deleted (its description stays editable). */
+  isBuiltIn?: (item: TItem) => boolean;
+  builtInText?: string;
+}
+
+/** Roles and Permissions tabs: Name, Description, Actions; create, edit and delete dialogs. */
+export function NamedItemsTab<TItem extends NamedItem>({
+  noun,
+  rows,
+  loading,
+  error,
+  loadingText,
+  emptyText,
+  errorText,
+  schema,
+  nameRequiredText,
+  onCreate,
+  onUpdate,
+  onDelete,
+  deleting,
+  isBuiltIn = () => false,
+  builtInText,
+}: NamedItemsTabProps<TItem>) {
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<TItem>();
+  const [removing, setRemoving] = useState<TItem>();
+  const lower = noun.toLowerCase();
+
+  const columns: DataTableColumn<TItem>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      minWidth: 160,
+      render: (item) => (
+        <>
+          {item.name}
+          {isBuiltIn(item) ? (
+            <Chip label="Built-in" size="small" variant="outlined" sx={{ ml: 1 }} title={builtInText} />
+          ) : undefined}
+        </>
+      ),
+    },
+    { key: 'description', header: 'Description', minWidth: 200, render: (item) => item.description || '-' },
+  ];
+
+  const nameFilled = (values: NamedItemFormValues) => values.name.trim() !== '';
+  const editingBuiltIn = editing !== undefined && isBuiltIn(editing);
+
+  return (
+    <TabBody>
+      <TabToolbar actionLabel={`Add ${noun}`} onAction={() => setCreating(true)} />
+      <DataTable
+        aria-label={`${noun}s`}
+        columns={columns}
+        rows={rows}
+        rowKey={(item) => item.id}
+        loading={loading}
+        error={error}
+        loadingText={loadingText}
+        emptyText={emptyText}
+        errorText={errorText}
+        pagination={{ mode: 'client', pageSize: NAMED_ITEMS_PAGE_SIZE }}
+        actions={(item) => {
+          const builtIn = isBuiltIn(item);
+          return (
+            <>
+              <Tooltip title={`Edit ${item.name}`}>
+                <IconButton aria-label={`Edit ${lower} ${item.name}`} onClick={() => setEditing(item)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              {builtIn ? (
+                <ProtectedActionButton
+                  label={`Delete ${lower} ${item.name}`}
+                  reason={builtInText ?? ''}
+                  icon={<DeleteIcon fontSize="small" />}
+                />
+              ) : (
+                <Tooltip title={`Delete ${item.name}`}>
+                  <IconButton aria-label={`Delete ${lower} ${item.name}`} onClick={() => setRemoving(item)}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+            </>
+          );
+        }}
+      />
+
+      <FormDialog
+        open={creating}
+        title={`Create New ${noun}`}
+        schema={schema}
+        defaultValues={{ name: '', description: '' }}
+        submitLabel="Create"
+        canSubmit={nameFilled}
+        disabledReason={nameRequiredText}
+        onSubmit={onCreate}
+        onClose={() => setCreating(false)}
+      >
+        {(form) => (
+          <>
+            <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+            <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        open={editing !== undefined}
+        title={`Edit ${noun}`}
+        schema={schema}
+        defaultValues={{ name: editing?.name ?? '', description: editing?.description ?? '' }}
+        submitLabel="Save"
+        canSubmit={nameFilled}
+        disabledReason={nameRequiredText}
+        onSubmit={(input) =>
+          // A built-in keeps its name: only the description is sent.
+          onUpdate(editing!, editingBuiltIn ? { name: editing!.name, description: input.description } : input)
+        }
+        onClose={() => setEditing(undefined)}
+      >
+        {(form) => (
+          <>
+            <TextField
+              {...fieldProps(form, 'name')}
+              label="Name"
+              required
+              autoComplete="off"
+              disabled={editingBuiltIn}
+              helperText={editingBuiltIn ? builtInText : fieldProps(form, 'name').helperText}
+            />
+            <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+          </>
+        )}
+      </FormDialog>
+
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={`Delete ${noun}`}
+        loading={deleting}
+        onConfirm={() => {
+          if (removing) onDelete(removing, () => setRemoving(undefined));
+        }}
+        onClose={() => setRemoving(undefined)}
+      >
+        Are you sure you want to delete the {lower} &quot;{removing?.name}&quot;? This action cannot be undone.
+      </ConfirmDialog>
+    </TabBody>
+  );
+}

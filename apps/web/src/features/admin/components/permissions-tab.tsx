@@ -1,0 +1,38 @@
+import { authzMessages } from '@dataplatform/contract';
+import { useQuery } from '@tanstack/react-query';
+import {
+  isBuiltInPermission,
+  permissionsQueryOptions,
+  useCreatePermission,
+  useDeletePermission,
+  useUpdatePermission,
+} from '../api/permissions.js';
+import { PermissionFormSchema } from '../schemas.js';
+import { NamedItemsTab } from './named-items-tab.js';
+
+/** Permissions tab (SPEC.md section 2): every permission, paged in the browser; built-ins are marked. */
+export function PermissionsTab() {
+  const permissions = useQuery(permissionsQueryOptions());
+  const createPermission = useCreatePermission();
+  const updatePermission = useUpdatePermission();
+  const deletePermission = useDeletePermission();
+  return (
+    <NamedItemsTab
+      noun="Permission"
+      rows={permissions.data?.data}
+      loading={permissions.isPending}
+      error={permissions.isError}
+      loadingText="Loading permissions..."
+      emptyText="No permissions yet."
+      errorText="Permissions could not be loaded."
+      schema={PermissionFormSchema}
+      nameRequiredText={authzMessages.permissionNameRequired}
+      onCreate={(input) => createPermission.mutateAsync(input)}
+      onUpdate={(permission, input) => updatePermission.mutateAsync({ permission, input })}
+      onDelete={(permission, done) => deletePermission.mutate(permission.id, { onSuccess: done })}
+      deleting={deletePermission.isPending}
+      isBuiltIn={(permission) => isBuiltInPermission(permission.name)}
+      builtInText={authzMessages.builtInPermission}
+    />
+  );
+}

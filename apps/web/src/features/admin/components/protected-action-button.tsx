@@ -1,0 +1,30 @@
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { useId, type ReactNode } from 'react';
+
+/**
+ * An action that is not allowed on this row, and says why: it stays focusable (aria-disabled, not
+ * disabled) so a keyboard or screen-reader user reaches it and hears the reason as its description.
+ */
+export function ProtectedActionButton({ label, reason, icon }: { label: string; reason: string; icon: ReactNode }) {
+  const reasonId = useId();
+  return (
+    <>
+      <Tooltip title={reason}>
+        <IconButton
+          aria-label={label}
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          onClick={(event) => event.preventDefault()}
+          sx={{ color: 'action.disabled', cursor: 'not-allowed' }}
+          disableRipple
+        >
+          {icon}
+        </IconButton>
+      </Tooltip>
+      <span id={reasonId} hidden>
+        {reason}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { authzMessages } from '@dataplatform/contract';
+import { useQuery } from '@tanstack/react-query';
+import { rolesQueryOptions, useCreateRole, useDeleteRole, useUpdateRole } from '../api/roles.js';
+import { RoleFormSchema } from '../schemas.js';
+import { NamedItemsTab } from './named-items-tab.js';
+
+/** Roles tab (SPEC.md section 2): every role, paged in the browser. */
+export function RolesTab() {
+  const roles = useQuery(rolesQueryOptions());
+  const createRole = useCreateRole();
+  const updateRole = useUpdateRole();
+  const deleteRole = useDeleteRole();
+  return (
+    <NamedItemsTab
+      noun="Role"
+      rows={roles.data?.data}
+      loading={roles.isPending}
+      error={roles.isError}
+      loadingText="Loading roles..."
+      emptyText="No roles yet."
+      errorText="Roles could not be loaded."
+      schema={RoleFormSchema}
+      nameRequiredText={authzMessages.roleNameRequired}
+      onCreate={(input) => createRole.mutateAsync(input)}
+      onUpdate={(role, input) => updateRole.mutateAsync({ role, input })}
+      onDelete={(role, done) => deleteRole.mutate(role.id, { onSuccess: done })}
+      deleting={deleteRole.isPending}
+    />
+  );
+}

@@ -1,0 +1,40 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import AddIcon from '@mui/icons-material/Add';
+import type { ReactNode } from 'react';
+
+/** The row above a tab's table: its main button (e.g. "Add User") and optional filters. */
+export function TabToolbar({
+  actionLabel,
+  onAction,
+  actionIcon = <AddIcon />,
+  children,
+}: {
+  actionLabel: string;
+  onAction: () => void;
+  actionIcon?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 2,
+        alignItems: 'center',
+        justifyContent: 'space-between',
+        mb: 2,
+      }}
+    >
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', flex: '1 1 240px' }}>{children}</Box>
+      <Button variant="contained" startIcon={actionIcon} onClick={onAction}>
+        {actionLabel}
+      </Button>
+    </Box>
+  );
+}
+
+/** A tab's body: a grid column, so a wide table scrolls inside its box instead of widening the page. */
+export function TabBody({ children }: { children: ReactNode }) {
+  return <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>{children}</Box>;
+}

@@ -1,0 +1,114 @@
+import type { TenantPublic, UserPublic } from '@dataplatform/contract';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { TransferList } from '../../../components/transfer-list.js';
+import { errorText } from '../../../lib/api-error.js';
+import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
+import { userQueryOptions, usersQueryOptions } from '../api/users.js';
+
+/** How many search matches "Available Items" offers at once. */
+const SEARCH_LIMIT = 20;
+const SEARCH_DELAY_MS = 250;
+
+/** The members of a tenant, edited with the transfer list; available users come from a server search. */
+export function TenantMembersDialog({ tenant, onClose }: { tenant: TenantPublic | undefined; onClose: () => void }) {
+  const titleId = useId();
+  return (
+    <Dialog open={tenant !== undefined} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+      <DialogTitle id={titleId}>Members of {tenant?.name}</DialogTitle>
+      {tenant ? <MembersBody tenant={tenant} onClose={onClose} /> : undefined}
+    </Dialog>
+  );
+}
+
+function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () => void }) {
+  const members = useQuery(tenantMembersQueryOptions(tenant.id));
+  const [edited, setEdited] = useState<string[]>();
+  const [input, setInput] = useState('');
+  const [q, setQ] = useState('');
+  const [failure, setFailure] = useState<string>();
+  const save = useSetTenantMembers();
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(input.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [input]);
+  const found = useQuery(usersQueryOptions({ skip: 0, limit: SEARCH_LIMIT, q }));
+  const selectedIds = edited ?? members.data ?? [];
+  // The selected users are labelled by their e-mail whether or not the search finds them.
+  const selectedUsers = useQueries({
+    queries: selectedIds.map((id) => userQueryOptions(id)),
+  });
+
+  const labels = new Map<string, string>();
+  for (const result of selectedUsers) if (result.data) labels.set(result.data.id, result.data.email);
+  const listed: UserPublic[] = found.data?.data ?? [];
+  for (const user of listed) labels.set(user.id, user.email);
+  const items = [
+    ...selectedIds.map((id) => ({ id, label: labels.get(id) ?? 'Loading...' })),
+    ...listed.filter((user) => !selectedIds.includes(user.id)).map((user) => ({ id: user.id, label: user.email })),
+  ];
+
+  const submit = async () => {
+    setFailure(undefined);
+    try {
+      await save.mutateAsync({ tenantId: tenant.id, userIds: selectedIds });
+      onClose();
+    } catch (error) {
+      setFailure(errorText(error));
+    }
+  };
+
+  return (
+    <>
+      <DialogContent>
+        <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
+          {failure ? (
+            <Alert severity="error" role="alert">
+              {failure}
+            </Alert>
+          ) : undefined}
+          <TextField
+            label="Find users"
+            placeholder="E-mail or name"
+            type="search"
+            size="small"
+            value={input}
+            onChange={(event) => setInput(event.target.value)}
+          />
+          {members.isPending ? (
+            <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
+              <CircularProgress size={20} aria-hidden="true" /> Loading members...
+            </Box>
+          ) : members.isError ? (
+            <Alert severity="error">The members could not be loaded.</Alert>
+          ) : (
+            <TransferList items={items} selectedIds={selectedIds} onChange={setEdited} disabled={save.isPending} />
+          )}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <LoadingButton
+          variant="contained"
+          loading={save.isPending}
+          disabled={members.data === undefined}
+          onClick={() => void submit()}
+        >
+          Save
+        </LoadingButton>
+      </DialogActions>
+    </>
+  );
+}

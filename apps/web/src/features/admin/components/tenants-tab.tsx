@@ -1,0 +1,219 @@
+import type { TenantConnectionCheck, TenantPublic } from '@dataplatform/contract';
+import { tenantMessages } from '@dataplatform/contract';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import GroupIcon from '@mui/icons-material/Group';
+import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
+import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { FormDialog } from '../../../components/form-dialog.js';
+import { fieldProps } from '../../../components/form-field.js';
+import {
+  TENANTS_PAGE_SIZE,
+  tenantsQueryOptions,
+  useCheckTenantConnection,
+  useCreateTenant,
+  useDeleteTenant,
+  useUpdateTenant,
+} from '../api/tenants.js';
+import { TenantFormSchema, type TenantFormValues } from '../schemas.js';
+import { CheckboxField } from './checkbox-field.js';
+import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { TenantMembersDialog } from './tenant-members-dialog.js';
+
+const createDefaults: TenantFormValues = { name: '', description: '', dburl: '', active: true };
+
+function editValues(tenant: TenantPublic | undefined): TenantFormValues {
+  return {
+    name: tenant?.name ?? '',
+    description: tenant?.description ?? '',
+    // The masked URL: sent back unchanged, the server keeps the stored password.
+    dburl: tenant?.dburl ?? '',
+    active: tenant?.status === 'active',
+  };
+}
+
+/** Green when active, otherwise red; "inactive" when the status is missing (SPEC.md section 2). */
+function StatusChip({ status }: { status: string | null | undefined }) {
+  const label = status || 'inactive';
+  return <Chip label={label} size="small" color={label === 'active' ? 'success' : 'error'} />;
+}
+
+function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): string {
+  return result.ok
+    ? `Connected to the database of "${tenant.name}": PostgreSQL ${result.server_version}, ${Math.round(result.latency_ms)} ms.`
+    : `Could not connect to the database of "${tenant.name}": ${result.detail}`;
+}
+
+/** Tenants tab (SPEC.md section 2), plus a connection check and the tenant's members. */
+export function TenantsTab() {
+  const { page, setPage, skip, limit } = useServerPage(TENANTS_PAGE_SIZE);
+  const tenants = useQuery(tenantsQueryOptions({ skip, limit }));
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<TenantPublic>();
+  const [deleting, setDeleting] = useState<TenantPublic>();
+  const [members, setMembers] = useState<TenantPublic>();
+  const [checked, setChecked] = useState<{ tenant: TenantPublic; result: TenantConnectionCheck }>();
+  const createTenant = useCreateTenant();
+  const updateTenant = useUpdateTenant();
+  const deleteTenant = useDeleteTenant();
+  const check = useCheckTenantConnection();
+
+  const count = tenants.data?.count;
+  useEffect(() => {
+    if (count === undefined) return;
+    const lastPage = Math.max(0, Math.ceil(count / TENANTS_PAGE_SIZE) - 1);
+    if (page > lastPage) setPage(lastPage);
+  }, [count, page, setPage]);
+
+  const columns: DataTableColumn<TenantPublic>[] = [
+    { key: 'name', header: 'Name', minWidth: 140, render: (tenant) => tenant.name },
+    { key: 'description', header: 'Description', minWidth: 180, render: (tenant) => tenant.description || '-' },
+    { key: 'status', header: 'Status', render: (tenant) => <StatusChip status={tenant.status} /> },
+    {
+      key: 'dburl',
+      header: 'Database URL',
+      minWidth: 220,
+      render: (tenant) => <span style={{ overflowWrap: 'anywhere' }}>{tenant.dburl || '-'}</span>,
+    },
+  ];
+
+  const runCheck = (tenant: TenantPublic) => {
+    setChecked(undefined);
+    check.mutate(tenant.id, { onSuccess: (result) => setChecked({ tenant, result }) });
+  };
+
+  return (
+    <TabBody>
+      <TabToolbar actionLabel="Add Tenant" onAction={() => setCreating(true)} />
+      {check.isPending ? (
+        <Alert severity="info" icon={<CircularProgress size={18} aria-hidden="true" />} role="status">
+          Checking the connection...
+        </Alert>
+      ) : checked ? (
+        <Alert severity={checked.result.ok ? 'success' : 'error'} role="status" onClose={() => setChecked(undefined)}>
+          {connectionText(checked.tenant, checked.result)}
+        </Alert>
+      ) : undefined}
+      <DataTable
+        aria-label="Tenants"
+        columns={columns}
+        rows={tenants.data?.data}
+        rowKey={(tenant) => tenant.id}
+        loading={tenants.isPending}
+        error={tenants.isError}
+        loadingText="Loading tenants..."
+        emptyText="No tenants yet."
+        errorText="Tenants could not be loaded."
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: TENANTS_PAGE_SIZE,
+          count: tenants.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+        actions={(tenant) => (
+          <>
+            <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase}>
+              <span>
+                <IconButton
+                  aria-label={`Check connection of tenant ${tenant.name}`}
+                  onClick={() => runCheck(tenant)}
+                  disabled={!tenant.dburl || check.isPending}
+                >
+                  <NetworkCheckIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title="Members">
+              <IconButton aria-label={`Members of tenant ${tenant.name}`} onClick={() => setMembers(tenant)}>
+                <GroupIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={`Edit ${tenant.name}`}>
+              <IconButton aria-label={`Edit tenant ${tenant.name}`} onClick={() => setEditing(tenant)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={`Delete ${tenant.name}`}>
+              <IconButton aria-label={`Delete tenant ${tenant.name}`} onClick={() => setDeleting(tenant)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </>
+        )}
+      />
+
+      <FormDialog
+        open={creating}
+        title="Create New Tenant"
+        schema={TenantFormSchema}
+        defaultValues={createDefaults}
+        submitLabel="Create"
+        canSubmit={(values) => values.name.trim() !== ''}
+        disabledReason={tenantMessages.nameRequired}
+        onSubmit={(values) => createTenant.mutateAsync(values)}
+        onClose={() => setCreating(false)}
+      >
+        {(form) => <TenantFields form={form} />}
+      </FormDialog>
+
+      <FormDialog
+        open={editing !== undefined}
+        title="Edit Tenant"
+        schema={TenantFormSchema}
+        defaultValues={editValues(editing)}
+        submitLabel="Save"
+        canSubmit={(values) => values.name.trim() !== ''}
+        disabledReason={tenantMessages.nameRequired}
+        onSubmit={(values) => updateTenant.mutateAsync({ id: editing!.id, body: values })}
+        onClose={() => setEditing(undefined)}
+      >
+        {(form) => <TenantFields form={form} />}
+      </FormDialog>
+
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete Tenant"
+        loading={deleteTenant.isPending}
+        onConfirm={() => {
+          if (deleting) deleteTenant.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
+        }}
+        onClose={() => setDeleting(undefined)}
+      >
+        Are you sure you want to delete the tenant &quot;{deleting?.name}&quot;? This action cannot be undone.
+      </ConfirmDialog>
+
+      <TenantMembersDialog tenant={members} onClose={() => setMembers(undefined)} />
+    </TabBody>
+  );
+}
+
+type TenantForm = UseFormReturn<TenantFormValues, unknown, z.output<typeof TenantFormSchema>>;
+
+function TenantFields({ form }: { form: TenantForm }) {
+  return (
+    <>
+      <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+      <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+      <TextField
+        {...fieldProps(form, 'dburl')}
+        label="Database URL"
+        placeholder="postgresql://user:password@host:5432/database"
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <CheckboxField control={form.control} name="active" label="Active" />
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import type { UserPublic } from '@dataplatform/contract';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { rolesQueryOptions } from '../api/roles.js';
+import { useAssignUserRoles, userRolesQueryOptions } from '../api/user-roles.js';
+import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
+import { AssignBody, AssignDialog } from './assign-dialog.js';
+import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { UserPicker } from './user-picker.js';
+
+/** A user's roles as chips (one small call per row of the page). */
+function UserRoleChips({ userId }: { userId: string }) {
+  const roles = useQuery(userRolesQueryOptions(userId));
+  if (roles.isPending) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Loading...
+      </Typography>
+    );
+  }
+  if (roles.isError) {
+    return (
+      <Typography variant="body2" color="error">
+        Could not load
+      </Typography>
+    );
+  }
+  if (roles.data.data.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No roles
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+      {roles.data.data.map((role) => (
+        <Chip key={role.id} label={role.name} size="small" />
+      ))}
+    </Box>
+  );
+}
+
+function AssignRolesBody({ onClose }: { onClose: () => void }) {
+  const [user, setUser] = useState<UserPublic | null>(null);
+  const roles = useQuery(rolesQueryOptions());
+  const current = useQuery({ ...userRolesQueryOptions(user?.id ?? ''), enabled: user !== null });
+  const assign = useAssignUserRoles();
+  return (
+    <AssignBody
+      picker={<UserPicker value={user} onChange={setUser} />}
+      targetId={user?.id}
+      items={roles.data?.data.map((role) => ({ id: role.id, label: role.name }))}
+      itemsLoading={roles.isPending}
+      currentIds={user === null ? undefined : current.data?.data.map((role) => role.id)}
+      currentLoading={current.isPending}
+      currentError={current.isError || roles.isError}
+      onAssign={(userId, roleIds) => assign.mutateAsync({ userId, roleIds })}
+      onClose={onClose}
+    />
+  );
+}
+
+/** User Roles tab (SPEC.md section 2): users with their roles, and the "Assign Roles to User" dialog. */
+export function UserRolesTab() {
+  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
+  const users = useQuery(usersQueryOptions({ skip, limit }));
+  const [assigning, setAssigning] = useState(false);
+
+  const columns: DataTableColumn<UserPublic>[] = [
+    { key: 'email', header: 'Email', minWidth: 200, render: (user) => user.email },
+    { key: 'roles', header: 'Roles', minWidth: 200, render: (user) => <UserRoleChips userId={user.id} /> },
+  ];
+
+  return (
+    <TabBody>
+      <TabToolbar actionLabel="Assign Roles" actionIcon={<GroupAddIcon />} onAction={() => setAssigning(true)} />
+      <DataTable
+        aria-label="Users and their roles"
+        columns={columns}
+        rows={users.data?.data}
+        rowKey={(user) => user.id}
+        loading={users.isPending}
+        error={users.isError}
+        loadingText="Loading users..."
+        emptyText="No users found."
+        errorText="Users could not be loaded."
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: USERS_PAGE_SIZE,
+          count: users.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+      />
+      <AssignDialog open={assigning} title="Assign Roles to User" onClose={() => setAssigning(false)}>
+        <AssignRolesBody onClose={() => setAssigning(false)} />
+      </AssignDialog>
+    </TabBody>
+  );
+}

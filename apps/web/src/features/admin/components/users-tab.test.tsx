@@ -1,0 +1,113 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../../../lib/session.js';
+import { UsersTab } from './users-tab.js';
+
+const OWN_ID = '00000000-0000-4000-8000-000000000001';
+
+function user(index: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    email: `person${index}@example.com`,
+    full_name: index % 2 === 0 ? `Person ${index}` : null,
+    is_active: index !== 3,
+    is_superuser: index === 1,
+    created_at: '2026-11-22T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * Answers `GET /api/v1/users/` from 25 users, honouring skip and limit, once `gate` opens; records
+ * every URL.
+ */
+function serveUsers(gate: Promise<void> = Promise.resolve()) {
+  const all = Array.from({ length: 25 }, (_, index) => user(index + 1));
+  const urls: string[] = [];
+  vi.stubGlobal('fetch', async (url: string) => {
+    urls.push(url);
+    await gate;
+    const params = new URL(url, 'http://localhost').searchParams;
+    const skip = Number(params.get('skip'));
+    const limit = Number(params.get('limit'));
+    return new Response(JSON.stringify({ data: all.slice(skip, skip + limit), count: all.length }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  return urls;
+}
+
+function renderTab() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <UsersTab />
+    </QueryClientProvider>,
+  );
+}
+
+describe('UsersTab', () => {
+  beforeEach(() => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
+    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: OWN_ID, is_superuser: true }));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('says "Loading users..." until the first page arrives, then shows it with the SPEC columns', async () => {
+    let open = () => {};
+    const urls = serveUsers(new Promise<void>((resolve) => (open = resolve)));
+    renderTab();
+    expect(await screen.findByText('Loading users...')).toBeInTheDocument();
+    open();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(await within(table).findByText('person2@example.com')).toBeInTheDocument();
+    expect(urls[0]).toBe('/api/v1/users/?skip=0&limit=10');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual(['Email', 'Full Name', 'Status', 'Role', 'Actions']);
+    const first = within(table).getAllByRole('row')[1]!;
+    // Own row: marked, its Delete explains why it is not allowed.
+    expect(first).toHaveTextContent('person1@example.com (you)-ActiveAdmin');
+    expect(within(first).getByRole('button', { name: 'Delete user person1@example.com' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(within(table).getAllByRole('row')[3]).toHaveTextContent('person3@example.com-InactiveUser');
+    expect(screen.getByText('1–10 of 25')).toBeInTheDocument();
+  });
+
+  it('asks the server for the next page and for a search', async () => {
+    const urls = serveUsers();
+    renderTab();
+    await screen.findByText('person1@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await screen.findByText('11–20 of 25')).toBeInTheDocument();
+    expect(urls.at(-1)).toBe('/api/v1/users/?skip=10&limit=10');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search users' }), ' Ada ');
+    await vi.waitFor(() => expect(urls.at(-1)).toBe('/api/v1/users/?skip=0&limit=10&q=Ada'));
+  });
+
+  it('keeps Create disabled until email and password are filled, and says so', async () => {
+    serveUsers();
+    renderTab();
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New User' });
+    const create = within(dialog).getByRole('button', { name: 'Create' });
+    expect(create).toBeDisabled();
+    expect(create).toHaveAccessibleDescription('Email and password are required');
+    expect(within(dialog).getByRole('checkbox', { name: 'Active' })).toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Admin' })).not.toBeChecked();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Email' }), 'new@example.com');
+    expect(create).toBeDisabled();
+    await userEvent.type(within(dialog).getByLabelText(/^Password/), 'long-enough-1');
+    expect(create).toBeEnabled();
+    expect(within(dialog).queryByText('Email and password are required')).not.toBeInTheDocument();
+  });
+});

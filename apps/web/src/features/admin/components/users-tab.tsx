@@ -1,0 +1,266 @@
+import type { UserPublic } from '@dataplatform/contract';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import SearchIcon from '@mui/icons-material/Search';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { FormDialog } from '../../../components/form-dialog.js';
+import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
+import { PasswordField } from '../../../components/password-field.js';
+import { getStoredUser } from '../../../lib/session.js';
+import { USERS_PAGE_SIZE, useCreateUser, useDeleteUser, useUpdateUser, usersQueryOptions } from '../api/users.js';
+import {
+  UserCreateFormSchema,
+  UserEditFormSchema,
+  type UserCreateFormValues,
+  type UserEditFormValues,
+} from '../schemas.js';
+import { CheckboxField } from './checkbox-field.js';
+import { ProtectedActionButton } from './protected-action-button.js';
+import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+/** Why a superuser's own row cannot be deleted, deactivated or demoted (the server refuses too). */
+export const SELF_PROTECTION_TEXT = 'You cannot delete or deactivate your own account, or remove your own admin role.';
+
+const SEARCH_DELAY_MS = 300;
+
+/** The search text, settled: the server is asked once the person stops typing. */
+function useSettledValue(value: string, delay: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+const createDefaults: UserCreateFormValues = {
+  email: '',
+  full_name: '',
+  password: '',
+  is_active: true,
+  is_superuser: false,
+};
+
+/** Users tab (SPEC.md section 2): server paging, search by e-mail or name, create, edit, delete. */
+export function UsersTab() {
+  const ownId = getStoredUser()?.id;
+  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
+  const [search, setSearch] = useState('');
+  const q = useSettledValue(search.trim(), SEARCH_DELAY_MS);
+  const users = useQuery(usersQueryOptions({ skip, limit, q }));
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<UserPublic>();
+  const [deleting, setDeleting] = useState<UserPublic>();
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
+  const deleteUser = useDeleteUser();
+
+  // A deletion or a narrower search can leave the page past the end: go to the last page there is.
+  const count = users.data?.count;
+  useEffect(() => {
+    if (count === undefined) return;
+    const lastPage = Math.max(0, Math.ceil(count / USERS_PAGE_SIZE) - 1);
+    if (page > lastPage) setPage(lastPage);
+  }, [count, page, setPage]);
+
+  const columns: DataTableColumn<UserPublic>[] = [
+    {
+      key: 'email',
+      header: 'Email',
+      minWidth: 200,
+      render: (user) => (
+        // An address breaks at no hyphen: on a narrow screen the table scrolls instead.
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {user.email}
+          {user.id === ownId ? (
+            <Typography component="span" variant="body2" color="text.secondary">
+              {' '}
+              (you)
+            </Typography>
+          ) : undefined}
+        </Box>
+      ),
+    },
+    { key: 'full_name', header: 'Full Name', minWidth: 140, render: (user) => user.full_name || '-' },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (user) =>
+        user.is_active ? (
+          <Chip label="Active" color="success" size="small" />
+        ) : (
+          <Chip label="Inactive" color="default" size="small" variant="outlined" />
+        ),
+    },
+    {
+      key: 'role',
+      header: 'Role',
+      render: (user) =>
+        user.is_superuser ? (
+          <Chip label="Admin" color="primary" size="small" />
+        ) : (
+          <Chip label="User" size="small" variant="outlined" />
+        ),
+    },
+  ];
+
+  return (
+    <TabBody>
+      <TabToolbar actionLabel="Add User" onAction={() => setCreating(true)}>
+        <TextField
+          label="Search users"
+          placeholder="E-mail or name"
+          type="search"
+          size="small"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(0);
+          }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" aria-hidden="true" />
+                </InputAdornment>
+              ),
+            },
+          }}
+          sx={{ minWidth: 0, width: { xs: '100%', sm: 320 } }}
+        />
+      </TabToolbar>
+      <DataTable
+        aria-label="Users"
+        columns={columns}
+        rows={users.data?.data}
+        rowKey={(user) => user.id}
+        loading={users.isPending}
+        error={users.isError}
+        loadingText="Loading users..."
+        emptyText={q === '' ? 'No users found.' : `No users match "${q}".`}
+        errorText="Users could not be loaded."
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: USERS_PAGE_SIZE,
+          count: users.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+        actions={(user) => {
+          const self = user.id === ownId;
+          return (
+            <>
+              <Tooltip title={`Edit ${user.email}`}>
+                <IconButton aria-label={`Edit user ${user.email}`} onClick={() => setEditing(user)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              {self ? (
+                <ProtectedActionButton
+                  label={`Delete user ${user.email}`}
+                  reason={SELF_PROTECTION_TEXT}
+                  icon={<DeleteIcon fontSize="small" />}
+                />
+              ) : (
+                <Tooltip title={`Delete ${user.email}`}>
+                  <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+            </>
+          );
+        }}
+      />
+
+      <FormDialog
+        open={creating}
+        title="Create New User"
+        schema={UserCreateFormSchema}
+        defaultValues={createDefaults}
+        submitLabel="Create"
+        canSubmit={(values) => values.email.trim() !== '' && values.password.trim() !== ''}
+        disabledReason="Email and password are required"
+        onSubmit={(values) => createUser.mutateAsync(values)}
+        onClose={() => setCreating(false)}
+      >
+        {(form) => (
+          <>
+            <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+            <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+            <PasswordField
+              {...passwordFieldProps(form, 'password')}
+              label="Password"
+              autoComplete="new-password"
+              required
+            />
+            <CheckboxField control={form.control} name="is_active" label="Active" />
+            <CheckboxField control={form.control} name="is_superuser" label="Admin" />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        open={editing !== undefined}
+        title="Edit User"
+        schema={UserEditFormSchema}
+        defaultValues={editFormValues(editing)}
+        submitLabel="Save"
+        canSubmit={(values) => values.email.trim() !== ''}
+        disabledReason="Email is required"
+        onSubmit={(values) => updateUser.mutateAsync({ id: editing!.id, body: values })}
+        onClose={() => setEditing(undefined)}
+      >
+        {(form) => {
+          const self = editing?.id === ownId;
+          return (
+            <>
+              <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+              <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+              <CheckboxField control={form.control} name="is_active" label="Active" disabled={self} />
+              <CheckboxField
+                control={form.control}
+                name="is_superuser"
+                label="Admin"
+                disabled={self}
+                helperText={self ? SELF_PROTECTION_TEXT : undefined}
+              />
+            </>
+          );
+        }}
+      </FormDialog>
+
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete User"
+        loading={deleteUser.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          deleteUser.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
+        }}
+        onClose={() => setDeleting(undefined)}
+      >
+        Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
+      </ConfirmDialog>
+    </TabBody>
+  );
+}
+
+function editFormValues(user: UserPublic | undefined): UserEditFormValues {
+  return {
+    email: user?.email ?? '',
+    full_name: user?.full_name ?? '',
+    is_active: user?.is_active ?? true,
+    is_superuser: user?.is_superuser ?? false,
+  };
+}

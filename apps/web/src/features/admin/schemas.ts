@@ -1,0 +1,78 @@
+// First: Zod's settings must be in place before any schema is built.
+import '../../lib/zod-jitless.js';
+import {
+  authzMessages,
+  DESCRIPTION_MAX_LENGTH,
+  EmailSchema,
+  isPostgresUrl,
+  TENANT_DBURL_MAX,
+  TENANT_DESCRIPTION_MAX,
+  tenantMessages,
+  FULL_NAME_MAX_LENGTH,
+  messages,
+  PasswordSchema,
+  PermissionCreateSchema,
+  RoleCreateSchema,
+  TenantCreateSchema,
+} from '@dataplatform/contract';
+import { z } from 'zod';
+
+/** An optional text: blank becomes null. */
+function optionalText(max: number, tooLong: string) {
+  return z
+    .string()
+    .trim()
+    .max(max, tooLong)
+    .transform((value) => (value === '' ? null : value));
+}
+
+const AdminFullNameSchema = optionalText(FULL_NAME_MAX_LENGTH, messages.fullNameTooLong);
+
+/** "Create New User": email, full name, password, Active (checked), Admin (unchecked). */
+export const UserCreateFormSchema = z.object({
+  email: EmailSchema,
+  full_name: AdminFullNameSchema,
+  password: PasswordSchema,
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+});
+export type UserCreateFormValues = z.input<typeof UserCreateFormSchema>;
+
+/** "Edit User": email, full name, Active, Admin. */
+export const UserEditFormSchema = z.object({
+  email: EmailSchema,
+  full_name: AdminFullNameSchema,
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+});
+export type UserEditFormValues = z.input<typeof UserEditFormSchema>;
+
+/** Role dialogs: name (required) and description. */
+export const RoleFormSchema = z.object({
+  name: RoleCreateSchema.shape.name,
+  description: optionalText(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong),
+});
+export type RoleFormValues = z.input<typeof RoleFormSchema>;
+
+/** Permission dialogs: name (required) and description. */
+export const PermissionFormSchema = z.object({
+  name: PermissionCreateSchema.shape.name,
+  description: optionalText(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong),
+});
+export type PermissionFormValues = z.input<typeof PermissionFormSchema>;
+
+/** Tenant dialogs: name, description, database URL (blank for none) and Active (the status). */
+export const TenantFormSchema = z
+  .object({
+    name: TenantCreateSchema.shape.name,
+    description: optionalText(TENANT_DESCRIPTION_MAX, tenantMessages.descriptionTooLong),
+    dburl: z
+      .string()
+      .trim()
+      .max(TENANT_DBURL_MAX, tenantMessages.dburlTooLong)
+      .refine((value) => value === '' || isPostgresUrl(value), tenantMessages.dburlInvalid)
+      .transform((value) => (value === '' ? null : value)),
+    active: z.boolean(),
+  })
+  .transform(({ active, ...rest }) => ({ ...rest, status: active ? ('active' as const) : ('inactive' as const) }));
+export type TenantFormValues = z.input<typeof TenantFormSchema>;
