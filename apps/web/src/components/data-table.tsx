@@ -122,7 +122,8 @@ export function DataTable<TRow>({
 
   return (
     <Paper variant="outlined">
-      <TableContainer sx={{ overflowX: 'auto' }}>
+      {/* A region a keyboard can focus, so a table wider than the screen can be scrolled without a mouse. */}
+      <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={ariaLabel}>
         <Table aria-label={ariaLabel} size="medium">
           <TableHead>
             <TableRow>
