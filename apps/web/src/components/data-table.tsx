@@ -121,7 +121,8 @@ export function DataTable<TRow>({
   };
 
   return (
-    <Paper variant="outlined">
+    // minWidth 0: inside a grid or flex parent the table scrolls in its box instead of widening the page.
+    <Paper variant="outlined" sx={{ minWidth: 0 }}>
       {/* A region a keyboard can focus, so a table wider than the screen can be scrolled without a mouse. */}
       <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={ariaLabel}>
         <Table aria-label={ariaLabel} size="medium">

@@ -42,7 +42,7 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
           value={selected}
           variant="scrollable"
           scrollButtons="auto"
-          allowScrollButtonsMobile
+
           aria-label={ariaLabel}
         >
           {visible.map((tab) => (

@@ -7,7 +7,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -16,6 +15,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
@@ -66,7 +67,15 @@ export function AuditLogTab() {
   const filtered = actor !== undefined || targetType !== '' || action !== '';
 
   const columns: DataTableColumn<AuditEntry>[] = [
-    { key: 'when', header: 'When', minWidth: 190, render: (entry) => formatDateTime(entry.created_at) },
+    {
+      key: 'when',
+      header: 'When',
+      render: (entry) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(entry.created_at)}
+        </Box>
+      ),
+    },
     {
       key: 'actor',
       header: 'Actor',
@@ -103,7 +112,7 @@ export function AuditLogTab() {
   ];
 
   return (
-    <Box sx={{ display: 'grid', gap: 2 }}>
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
         <Typography variant="h2" sx={{ fontSize: '1.5rem', flexGrow: 1 }}>
           Audit log
@@ -119,6 +128,7 @@ export function AuditLogTab() {
         ) : undefined}
         <TextField
           select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
           size="small"
           label="Target type"
           value={targetType}
@@ -128,15 +138,16 @@ export function AuditLogTab() {
           }}
           sx={{ minWidth: 170 }}
         >
-          <MenuItem value="">All</MenuItem>
+          <option value="">All</option>
           {TARGET_TYPES.map((value) => (
-            <MenuItem key={value} value={value}>
+            <option key={value} value={value}>
               {value}
-            </MenuItem>
+            </option>
           ))}
         </TextField>
         <TextField
           select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
           size="small"
           label="Action"
           value={action}
@@ -146,11 +157,11 @@ export function AuditLogTab() {
           }}
           sx={{ minWidth: 210 }}
         >
-          <MenuItem value="">All</MenuItem>
+          <option value="">All</option>
           {ACTIONS.map((value) => (
-            <MenuItem key={value} value={value}>
+            <option key={value} value={value}>
               {value}
-            </MenuItem>
+            </option>
           ))}
         </TextField>
       </Box>
@@ -175,9 +186,17 @@ export function AuditLogTab() {
 /** Who did what to which record and when, with the values before and after side by side. */
 function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry | undefined; onClose: () => void }) {
   const titleId = useId();
+  const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const keys = entry ? [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])] : [];
   return (
-    <Dialog open={entry !== undefined} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+    <Dialog
+      open={entry !== undefined}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+      fullScreen={fullScreen}
+    >
       {entry ? (
         <>
           <DialogTitle id={titleId}>
@@ -207,7 +226,8 @@ function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry | undefined; o
                     {keys.map((key) => {
                       const before = entry.before === null ? undefined : entry.before[key];
                       const after = entry.after === null ? undefined : entry.after[key];
-                      const changed = show(before) !== show(after);
+                      // On a create or a delete everything is new or gone: only an update has changes.
+                      const changed = entry.before !== null && entry.after !== null && show(before) !== show(after);
                       return (
                         <TableRow key={key} selected={changed}>
                           <TableCell component="th" scope="row">

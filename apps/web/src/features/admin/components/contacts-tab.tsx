@@ -7,7 +7,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -110,13 +109,14 @@ export function ContactsTab() {
   const query = useQuery(contactsQueryOptions({ skip, limit, status: status === '' ? undefined : status }));
 
   return (
-    <Box sx={{ display: 'grid', gap: 2 }}>
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
         <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
           Contact messages
         </Typography>
         <TextField
           select
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
           size="small"
           label="Status"
           value={status}
@@ -126,11 +126,11 @@ export function ContactsTab() {
           }}
           sx={{ minWidth: 180 }}
         >
-          <MenuItem value="">All</MenuItem>
+          <option value="">All</option>
           {CONTACT_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
+            <option key={value} value={value}>
               {STATUS_LABELS[value]}
-            </MenuItem>
+            </option>
           ))}
         </TextField>
       </Box>
