@@ -238,11 +238,11 @@ function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry | undefined; o
                               </Box>
                             ) : undefined}
                           </TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
-                            {show(before)}
+                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace', minWidth: 120 }}>
+                            {entry.before === null ? '—' : show(before)}
                           </TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
-                            {show(after)}
+                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace', minWidth: 120 }}>
+                            {entry.after === null ? '—' : show(after)}
                           </TableCell>
                         </TableRow>
                       );
