@@ -13,12 +13,12 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { FilterSelect } from '../../../components/filter-select.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { auditLogQueryOptions } from '../api/audit-log.js';
@@ -126,44 +126,25 @@ export function AuditLogTab() {
             }}
           />
         ) : undefined}
-        <TextField
-          select
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          size="small"
+        <FilterSelect
           label="Target type"
           value={targetType}
-          onChange={(event) => {
-            setTargetType(event.target.value);
+          onChange={(value) => {
+            setTargetType(value);
             setPage(0);
           }}
-          sx={{ minWidth: 170 }}
-        >
-          <option value="">All</option>
-          {TARGET_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </TextField>
-        <TextField
-          select
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          size="small"
+          options={TARGET_TYPES.map((value) => ({ value, label: value }))}
+        />
+        <FilterSelect
           label="Action"
           value={action}
-          onChange={(event) => {
-            setAction(event.target.value);
+          onChange={(value) => {
+            setAction(value);
             setPage(0);
           }}
-          sx={{ minWidth: 210 }}
-        >
-          <option value="">All</option>
-          {ACTIONS.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </TextField>
+          options={ACTIONS.map((value) => ({ value, label: value }))}
+          minWidth={210}
+        />
       </Box>
       <DataTable
         aria-label="Audit log"

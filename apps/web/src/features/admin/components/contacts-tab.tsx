@@ -7,10 +7,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
+import { FilterSelect } from '../../../components/filter-select.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { LoadingButton } from '../../../components/loading-button.js';
 import { formatDate, formatDateTime } from '../../../lib/format.js';
@@ -66,6 +66,15 @@ export function ContactsTabLabel() {
   );
 }
 
+/** A message nobody has opened reads in bold, as in a mail client. */
+function Unread({ message, children }: { message: ContactSubmission; children: ReactNode }) {
+  return (
+    <Box component="span" sx={{ fontWeight: message.status === 'new' ? 700 : 400 }}>
+      {children}
+    </Box>
+  );
+}
+
 const columns: DataTableColumn<ContactSubmission>[] = [
   { key: 'received', header: 'Received', render: (row) => formatDate(row.created_at), minWidth: 110 },
   {
@@ -74,9 +83,7 @@ const columns: DataTableColumn<ContactSubmission>[] = [
     minWidth: 200,
     render: (row) => (
       <>
-        <Box component="span" sx={{ fontWeight: row.status === 'new' ? 700 : 400 }}>
-          {row.name}
-        </Box>
+        <Unread message={row}>{row.name}</Unread>
         <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>
           {row.email}
         </Typography>
@@ -87,11 +94,7 @@ const columns: DataTableColumn<ContactSubmission>[] = [
     key: 'subject',
     header: 'Subject',
     minWidth: 200,
-    render: (row) => (
-      <Box component="span" sx={{ fontWeight: row.status === 'new' ? 700 : 400 }}>
-        {row.subject}
-      </Box>
-    ),
+    render: (row) => <Unread message={row}>{row.subject}</Unread>,
   },
   { key: 'status', header: 'Status', render: (row) => <StatusChip status={row.status} /> },
 ];
@@ -114,25 +117,15 @@ export function ContactsTab() {
         <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
           Contact messages
         </Typography>
-        <TextField
-          select
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          size="small"
+        <FilterSelect
           label="Status"
           value={status}
-          onChange={(event) => {
-            setStatus(event.target.value as ContactStatus | '');
+          onChange={(value) => {
+            setStatus(value as ContactStatus | '');
             setPage(0);
           }}
-          sx={{ minWidth: 180 }}
-        >
-          <option value="">All</option>
-          {CONTACT_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {STATUS_LABELS[value]}
-            </option>
-          ))}
-        </TextField>
+          options={CONTACT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
+        />
       </Box>
       <DataTable
         aria-label="Contact messages"
