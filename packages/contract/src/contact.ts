@@ -64,6 +64,7 @@ export const ContactSubmissionSchema = z.object({
 });
 export type ContactSubmission = z.infer<typeof ContactSubmissionSchema>;
 export const ContactSubmissionsSchema = pageOf(ContactSubmissionSchema);
+export type ContactSubmissions = z.infer<typeof ContactSubmissionsSchema>;
 
 export const contactSubmissionMessages = {
   notFound: 'Contact submission not found',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney } from './format.js';
+import { formatDate, formatDateTime, formatMoney } from './format.js';
 
 describe('formatMoney', () => {
   it('writes en-US currency with two decimals from the API decimal string', () => {
@@ -18,5 +18,11 @@ describe('formatDate', () => {
   it('writes "MMM d, yyyy"', () => {
     expect(formatDate(new Date(2026, 10, 2, 12))).toBe('Nov 2, 2026');
     expect(formatDate(new Date(2025, 0, 31, 12).toISOString())).toBe('Jan 31, 2025');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('adds the time of day to the date', () => {
+    expect(formatDateTime(new Date(2026, 10, 22, 18, 30, 12))).toBe('Nov 22, 2026, 6:30:12 PM');
   });
 });

