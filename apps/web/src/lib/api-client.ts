@@ -18,6 +18,14 @@ export interface RequestOptions {
   /** Sent as application/x-www-form-urlencoded (the OAuth2 login form). */
   form?: Record<string, string>;
   signal?: AbortSignal;
+  /** 'blob': the answer is a file (see apiDownload), not JSON. */
+  responseType?: 'json' | 'blob';
+}
+
+/** A file the API answered with, and the name the server gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -41,6 +49,22 @@ async function readBody(response: Response): Promise<unknown> {
     }
   }
   return text;
+}
+
+/** The file name of Content-Disposition (RFC 6266: filename* first), else the URL's last segment. */
+function filenameOf(response: Response): string {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed encoding: fall through to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition)?.[1];
+  if (plain) return plain.trim();
+  return decodeURIComponent(new URL(response.url, 'http://x').pathname.split('/').pop() ?? 'download');
 }
 
 function isAbort(error: unknown): boolean {
@@ -85,7 +109,10 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
 
   let responseBody: unknown;
   try {
-    responseBody = await readBody(response);
+    responseBody =
+      options.responseType === 'blob' && response.ok
+        ? { blob: await response.blob(), filename: filenameOf(response) }
+        : await readBody(response);
   } catch (error) {
     if (isAbort(error)) throw ApiError.aborted(url);
     throw error;
@@ -98,4 +125,9 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     throw new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
   }
   return responseBody as T;
+}
+
+/** A file from the API (bearer token and X-Tenant-ID as on every call), with its server-given name. */
+export function apiDownload(path: string): Promise<DownloadedFile> {
+  return apiRequest<DownloadedFile>({ path, responseType: 'blob' });
 }
