@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,8 @@ export interface AppServer {
   baseUrl: string;
   superuserEmail: string;
   superuserPassword: string;
+  /** FILES_DIR of the server: files a `download_…` role grants. */
+  filesDir: string;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,8 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` at the repository root first`);
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dp-app-'));
+  const filesDir = path.join(dataDir, 'files');
+  mkdirSync(filesDir, { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const superuserEmail = 'admin@example.com';
@@ -55,6 +59,7 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
+      FILES_DIR: filesDir,
       DATABASE_URL: '',
       FRONTEND_HOST: baseUrl,
       FIRST_SUPERUSER: superuserEmail,
@@ -91,5 +96,5 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { baseUrl, superuserEmail, superuserPassword, stop };
+  return { baseUrl, superuserEmail, superuserPassword, filesDir, stop };
 }

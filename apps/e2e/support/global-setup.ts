@@ -18,6 +18,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_MAILBOX_DIR = mailbox.dir;
   process.env.E2E_SUPERUSER_EMAIL = app.superuserEmail;
   process.env.E2E_SUPERUSER_PASSWORD = app.superuserPassword;
+  process.env.E2E_FILES_DIR = app.filesDir;
 
   return async () => {
     await app.stop();

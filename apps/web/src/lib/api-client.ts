@@ -24,6 +24,14 @@ export interface RequestOptions {
    * A bodiless DELETE or POST gets no content type (the server refuses an empty JSON body).
    */
   admin?: boolean;
+  /** 'blob': the answer is a file (see apiDownload), not JSON. */
+  responseType?: 'json' | 'blob';
+}
+
+/** A file the API answered with, and the name the server gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -47,6 +55,22 @@ async function readBody(response: Response): Promise<unknown> {
     }
   }
   return text;
+}
+
+/** The file name of Content-Disposition (RFC 6266: filename* first), else the URL's last segment. */
+function filenameOf(response: Response): string {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed encoding: fall through to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition)?.[1];
+  if (plain) return plain.trim();
+  return decodeURIComponent(new URL(response.url, 'http://x').pathname.split('/').pop() ?? 'download');
 }
 
 function isAbort(error: unknown): boolean {
@@ -99,7 +123,10 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
 
   let responseBody: unknown;
   try {
-    responseBody = await readBody(response);
+    responseBody =
+      options.responseType === 'blob' && response.ok
+        ? { blob: await response.blob(), filename: filenameOf(response) }
+        : await readBody(response);
   } catch (error) {
     if (isAbort(error)) throw ApiError.aborted(url);
     throw error;
@@ -112,4 +139,9 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     throw new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
   }
   return responseBody as T;
+}
+
+/** A file from the API (bearer token and X-Tenant-ID as on every call), with its server-given name. */
+export function apiDownload(path: string): Promise<DownloadedFile> {
+  return apiRequest<DownloadedFile>({ path, responseType: 'blob' });
 }

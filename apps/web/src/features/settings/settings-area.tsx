@@ -1,13 +1,73 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
+import { RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
+import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
+import { getStoredUser } from '../../lib/session.js';
+import { meQueryOptions } from './api/me.js';
+import { BillingHistoryTab } from './components/billing-history-tab.js';
+import { DangerZoneTab } from './components/danger-zone-tab.js';
+import { DownloadTab, downloadableFiles } from './components/download-tab.js';
+import { PasswordTab } from './components/password-tab.js';
+import { PaymentMethodsTab } from './components/payment-methods-tab.js';
+import { PlansTab } from './components/plans-tab.js';
+import { ProfileTab } from './components/profile-tab.js';
 
-/** /settings: a lazy chunk behind RequireAuth. The settings issue fills in the tabs. */
+function SettingsTabs() {
+  const me = useQuery(meQueryOptions());
+  const user = me.data;
+  // Until the account has loaded, the stored record says whether this is a superuser.
+  const superuser = user?.is_superuser ?? getStoredUser()?.is_superuser ?? false;
+  const roles = user?.roles ?? [];
+
+  const profile = me.isPending ? (
+    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+      <CircularProgress size={20} aria-hidden="true" />
+      Loading your profile...
+    </Box>
+  ) : user ? (
+    <ProfileTab me={user} />
+  ) : (
+    <Alert severity="error">Error loading your profile. Please try again later.</Alert>
+  );
+
+  // SPEC.md section 2, in its order. Download shows only with a download_ role (its URL still
+  // answers, with "No downloads available."); Danger zone does not exist for superusers, so its
+  // URL falls back to the first tab.
+  const tabs: RoutedTab[] = [
+    { label: 'My profile', path: paths.settings.profile, element: profile },
+    { label: 'Subscription Plans', path: paths.settings.plans, element: <PlansTab me={user} /> },
+    { label: 'Payment Methods', path: paths.settings.paymentMethods, element: <PaymentMethodsTab /> },
+    { label: 'Billing History', path: paths.settings.billingHistory, element: <BillingHistoryTab /> },
+    { label: 'Password', path: paths.settings.password, element: <PasswordTab /> },
+    {
+      label: 'Download',
+      path: paths.settings.download,
+      element: <DownloadTab roles={roles} />,
+      hidden: downloadableFiles(roles).length === 0,
+    },
+  ];
+  if (!superuser) tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone, element: <DangerZoneTab /> });
+
+  return <RoutedTabs aria-label="Settings" tabs={tabs} />;
+}
+
+/** /settings: a lazy chunk behind RequireAuth, its tabs each at their own URL. */
 export function SettingsArea() {
   return (
     <QueryProvider>
       <Container maxWidth="lg" sx={{ py: 6 }}>
-        <Typography variant="h1">Settings</Typography>
+        <Typography variant="h1" sx={{ mb: 3 }}>
+          Settings
+        </Typography>
+        <AreaErrorBoundary>
+          <SettingsTabs />
+        </AreaErrorBoundary>
       </Container>
     </QueryProvider>
   );

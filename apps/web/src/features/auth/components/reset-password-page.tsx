@@ -11,7 +11,7 @@ import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
 import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
-import { NewPasswordFields } from './new-password-fields.js';
+import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 
 /** The reset link's target: the token comes from the query string. */

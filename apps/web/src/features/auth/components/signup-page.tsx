@@ -13,7 +13,7 @@ import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
 import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
-import { NewPasswordFields } from './new-password-fields.js';
+import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 
 export function SignupPage() {

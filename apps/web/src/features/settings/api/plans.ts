@@ -1,0 +1,58 @@
+import type { Plan, PlanCreate, Plans, PlanUpdate } from '@dataplatform/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.js';
+
+export const planKeys = {
+  all: ['plans'] as const,
+  list: () => [...planKeys.all, 'list'] as const,
+};
+
+/** `GET /subscriptions/plans`: active plans; a superuser also gets the inactive ones. */
+export function fetchPlans(): Promise<Plans> {
+  return apiRequest<Plans>({ path: '/subscriptions/plans' });
+}
+
+export function plansQueryOptions() {
+  // The tab shows "Error loading subscription plans. Please try again later." itself.
+  return queryOptions({ queryKey: planKeys.list(), queryFn: fetchPlans, meta: { errorToast: false } });
+}
+
+export function useCreatePlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PlanCreate) => apiRequest<Plan>({ method: 'POST', path: '/subscriptions/plans', json: body }),
+    meta: { errorText: 'Failed to create the plan' },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+  });
+}
+
+export function useUpdatePlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: PlanUpdate }) =>
+      apiRequest<Plan>({ method: 'PATCH', path: `/subscriptions/plans/${id}`, json: body }),
+    meta: { errorText: 'Failed to update the plan' },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+  });
+}
+
+export function useDeletePlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<void>({ method: 'DELETE', path: `/subscriptions/plans/${id}` }),
+    // The dialog shows a refusal (a plan with subscribers) with its way out; other failures toast.
+    meta: { errorToast: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+  });
+}
+
+/** `POST /subscriptions/plans/{plan_id}/update-stripe-price`: Stripe gets the plan's current price. */
+export function usePushStripePrice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<Plan>({ method: 'POST', path: `/subscriptions/plans/${id}/update-stripe-price` }),
+    meta: { errorText: 'Failed to update the Stripe price' },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+  });
+}

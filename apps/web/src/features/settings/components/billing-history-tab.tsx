@@ -1,0 +1,80 @@
+import { billingMessages, TRANSACTIONS_PAGE_SIZE, type Transaction } from '@dataplatform/contract';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { formatDate, formatMoney } from '../../../lib/format.js';
+import { transactionsQueryOptions } from '../api/transactions.js';
+
+/** Status colours of SPEC.md section 4: succeeded green, pending amber, failed red. */
+const STATUS_COLORS = { succeeded: 'success', pending: 'warning', failed: 'error' } as const;
+
+const columns: DataTableColumn<Transaction>[] = [
+  {
+    key: 'date',
+    header: 'Date',
+    render: (row) => (
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {formatDate(row.created_at)}
+      </Box>
+    ),
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    align: 'right',
+    render: (row) => formatMoney(row.amount, row.currency),
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (row) => <Chip size="small" label={row.status} color={STATUS_COLORS[row.status]} />,
+  },
+  {
+    key: 'details',
+    header: 'Details',
+    minWidth: 220,
+    render: (row) => (
+      <>
+        {row.description ?? '-'}
+        {row.status === 'failed' && row.error_message ? (
+          <Typography variant="body2" color="error" component="span" sx={{ display: 'block' }}>
+            {row.error_message}
+          </Typography>
+        ) : undefined}
+      </>
+    ),
+  },
+];
+
+/** Billing History: the caller's charges, ten a page from skip 0 (SPEC.md sections 2 and 9). */
+export function BillingHistoryTab() {
+  const { page, setPage, skip, limit } = useServerPage(TRANSACTIONS_PAGE_SIZE);
+  const query = useQuery(transactionsQueryOptions({ skip, limit }));
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
+      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
+        Billing History
+      </Typography>
+      <DataTable
+        aria-label="Billing history"
+        columns={columns}
+        rows={query.data?.data}
+        rowKey={(row) => row.id}
+        loading={query.isPending}
+        error={query.isError}
+        loadingText="Loading transactions..."
+        emptyText={billingMessages.noTransactions}
+        errorText={billingMessages.transactionsLoadFailed}
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: TRANSACTIONS_PAGE_SIZE,
+          count: query.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,76 @@
+import { DOWNLOAD_ROLE_PREFIX } from '@dataplatform/contract';
+import Download from '@mui/icons-material/Download';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { ApiError } from '../../../lib/api-error.js';
+import { useDownloadFile } from '../api/download-file.js';
+
+export const DOWNLOAD_TEXTS = {
+  none: 'No downloads available.',
+  forbidden: 'You are not authorized to download this file.',
+  failed: 'Download failed.',
+} as const;
+
+/** The files a user's roles grant: `download_quarterly_report` gives the file "quarterly_report". */
+export function downloadableFiles(roles: readonly string[]): { file: string; label: string }[] {
+  return roles
+    .filter((role) => role.startsWith(DOWNLOAD_ROLE_PREFIX) && role.length > DOWNLOAD_ROLE_PREFIX.length)
+    .map((role) => {
+      const file = role.slice(DOWNLOAD_ROLE_PREFIX.length);
+      return { file, label: file.replaceAll('_', ' ') };
+    });
+}
+
+/** Hands a downloaded file to the browser under the name the server gave it. */
+function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the blob to the browser's download; the URL is no longer needed.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Download (SPEC.md section 6): one button per `download_` role; failures alert as section 8 says. */
+export function DownloadTab({ roles }: { roles: readonly string[] }) {
+  const download = useDownloadFile();
+  const files = downloadableFiles(roles);
+
+  if (files.length === 0) return <Typography>{DOWNLOAD_TEXTS.none}</Typography>;
+
+  const start = (file: string) =>
+    download.mutate(file, {
+      onSuccess: ({ blob, filename }) => saveFile(blob, filename),
+      onError: (error) => {
+        window.alert(
+          error instanceof ApiError && error.status === 403 ? DOWNLOAD_TEXTS.forbidden : DOWNLOAD_TEXTS.failed,
+        );
+      },
+    });
+
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
+        Downloads
+      </Typography>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
+        {files.map(({ file, label }) => (
+          <LoadingButton
+            key={file}
+            variant="outlined"
+            startIcon={<Download aria-hidden="true" />}
+            loading={download.isPending && download.variables === file}
+            disabled={download.isPending}
+            onClick={() => start(file)}
+          >
+            {label}
+          </LoadingButton>
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,120 @@
+// First: Zod's settings must be in place before any schema is built.
+import '../../../lib/zod-jitless.js';
+import { UpdatePasswordSchema, userMessages, type UpdatePassword } from '@dataplatform/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { applyServerErrors } from '../../../components/form-dialog.js';
+import { passwordFieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { NewPasswordFields } from '../../../components/new-password-fields.js';
+import { PasswordField } from '../../../components/password-field.js';
+import { ApiError, failureText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { useChangePassword } from '../api/change-password.js';
+
+const EMPTY: UpdatePassword = { current_password: '', new_password: '', confirm_password: '' };
+
+/** Which field a 400 from the server is about, so its message lands there (the rest: the error line). */
+const FIELD_OF_SERVER_MESSAGE: Record<string, keyof UpdatePassword> = {
+  [userMessages.incorrectPassword]: 'current_password',
+};
+
+/**
+ * Password (SPEC.md sections 2 and 5): current, new and confirmation, validated on blur; Save only
+ * while the form is valid. This session stays signed in; the others are signed out by the API.
+ */
+export function PasswordTab() {
+  const [formError, setFormError] = useState<string>();
+  // The server's word on one field ("Incorrect password"), kept apart from the form's own rules so
+  // no later validation of another field can wipe it; it goes when that field is edited.
+  const [serverError, setServerError] = useState<{ field: keyof UpdatePassword; message: string }>();
+  const change = useChangePassword();
+  const form = useForm<UpdatePassword>({
+    mode: 'onBlur',
+    resolver: zodResolver(UpdatePasswordSchema),
+    defaultValues: EMPTY,
+  });
+  const newPassword = useWatch({ control: form.control, name: 'new_password' });
+  const values = useWatch({ control: form.control });
+  const valid = UpdatePasswordSchema.safeParse(values).success;
+
+  const onSubmit = form.handleSubmit(async (body) => {
+    setFormError(undefined);
+    setServerError(undefined);
+    try {
+      await change.mutateAsync(body);
+      form.reset(EMPTY);
+      showToast(
+        'Password updated successfully. You stay signed in here; your other sessions were signed out.',
+        'success',
+      );
+    } catch (error) {
+      const field =
+        error instanceof ApiError && error.status === 400
+          ? FIELD_OF_SERVER_MESSAGE[failureText(error.body)]
+          : undefined;
+      if (field) {
+        setServerError({ field, message: failureText((error as ApiError).body) });
+        form.setFocus(field);
+        return;
+      }
+      setFormError(
+        applyServerErrors<UpdatePassword>(error, Object.keys(EMPTY), (name, message) =>
+          form.setError(name, { type: 'server', message }),
+        ),
+      );
+    }
+  });
+
+  const withServerError = <P extends { errorMessage?: string; onChange: (event: { target: unknown }) => unknown }>(
+    props: P,
+    field: keyof UpdatePassword,
+  ): P => {
+    if (serverError?.field !== field) return props;
+    return {
+      ...props,
+      errorMessage: props.errorMessage ?? serverError.message,
+      onChange: (event: { target: unknown }) => {
+        setServerError(undefined);
+        return props.onChange(event);
+      },
+    };
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
+      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
+        Change Password
+      </Typography>
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {formError}
+        </Alert>
+      ) : undefined}
+      <PasswordField
+        {...withServerError(passwordFieldProps(form, 'current_password'), 'current_password')}
+        label="Current Password"
+        reserveMessageSpace
+        autoComplete="current-password"
+        required
+        fullWidth
+      />
+      <NewPasswordFields
+        form={form}
+        name="new_password"
+        label="New Password"
+        password={newPassword}
+        reserveMessageSpace
+      />
+      <Box>
+        <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!valid}>
+          Save
+        </LoadingButton>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,143 @@
+import { billingMessages, type PaymentMethod } from '@dataplatform/contract';
+import CreditCard from '@mui/icons-material/CreditCard';
+import Delete from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { showToast } from '../../../lib/toast-store.js';
+import {
+  paymentMethodsQueryOptions,
+  useDeletePaymentMethod,
+  useSetDefaultPaymentMethod,
+} from '../api/payment-methods.js';
+import { AddPaymentMethodDialog } from './add-payment-method-dialog.js';
+
+/** "12/35" (SPEC.md section 2: expiry as MM/YY). */
+export function formatCardExpiry(method: Pick<PaymentMethod, 'expiry_month' | 'expiry_year'>): string {
+  return `${String(method.expiry_month).padStart(2, '0')}/${String(method.expiry_year % 100).padStart(2, '0')}`;
+}
+
+/** Payment Methods: saved cards, the default one marked, set as default, delete, add. */
+export function PaymentMethodsTab() {
+  const methods = useQuery(paymentMethodsQueryOptions());
+  const setDefault = useSetDefaultPaymentMethod();
+  const remove = useDeletePaymentMethod();
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<PaymentMethod>();
+  const cards = methods.data?.data ?? [];
+
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
+          Payment Methods
+        </Typography>
+        <Button variant="contained" startIcon={<CreditCard aria-hidden="true" />} onClick={() => setAdding(true)}>
+          Add Payment Method
+        </Button>
+      </Box>
+      {methods.isPending ? (
+        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+          <CircularProgress size={20} aria-hidden="true" />
+          Loading payment methods...
+        </Box>
+      ) : methods.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void methods.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Error loading payment methods. Please try again later.
+        </Alert>
+      ) : cards.length === 0 ? (
+        <Typography color="text.secondary">{billingMessages.noPaymentMethods}</Typography>
+      ) : (
+        <Box
+          component="ul"
+          aria-label="Saved cards"
+          sx={{
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
+          }}
+        >
+          {cards.map((card) => (
+            <Card
+              component="li"
+              key={card.id}
+              variant="outlined"
+              sx={card.is_default ? { borderColor: 'primary.main', borderWidth: 2 } : undefined}
+            >
+              <CardContent>
+                <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+                  <Typography variant="h3" sx={{ fontSize: '1.1rem' }}>
+                    {card.card_type.toUpperCase()}
+                  </Typography>
+                  {card.is_default ? <Chip size="small" color="primary" label="Default" /> : undefined}
+                </Box>
+                <Typography sx={{ mt: 1, fontSize: '1.1rem', letterSpacing: 1 }}>•••• {card.last_four}</Typography>
+                <Typography variant="body2" color="text.secondary">
+                  Expires {formatCardExpiry(card)}
+                </Typography>
+              </CardContent>
+              <CardActions sx={{ justifyContent: 'space-between' }}>
+                {card.is_default ? (
+                  <span />
+                ) : (
+                  <LoadingButton
+                    size="small"
+                    loading={setDefault.isPending && setDefault.variables === card.id}
+                    disabled={setDefault.isPending}
+                    onClick={() =>
+                      setDefault.mutate(card.id, {
+                        onSuccess: () => showToast('Default payment method updated', 'success'),
+                      })
+                    }
+                  >
+                    Set as Default
+                  </LoadingButton>
+                )}
+                <IconButton aria-label={`Delete card ending in ${card.last_four}`} onClick={() => setDeleting(card)}>
+                  <Delete />
+                </IconButton>
+              </CardActions>
+            </Card>
+          ))}
+        </Box>
+      )}
+      <AddPaymentMethodDialog open={adding} onClose={() => setAdding(false)} firstCard={cards.length === 0} />
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete Payment Method"
+        loading={remove.isPending}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => showToast('Payment method deleted successfully', 'success'),
+            onSettled: () => setDeleting(undefined),
+          })
+        }
+      >
+        Are you sure you want to delete the card ending in {deleting?.last_four}?
+      </ConfirmDialog>
+    </Box>
+  );
+}

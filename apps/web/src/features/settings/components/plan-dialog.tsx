@@ -1,0 +1,130 @@
+// First: Zod's settings must be in place before any schema is built.
+import '../../../lib/zod-jitless.js';
+import { BILLING_PERIODS, type Plan, type PlanCreate } from '@dataplatform/contract';
+import TextField from '@mui/material/TextField';
+import { z } from 'zod';
+import { FormDialog } from '../../../components/form-dialog.js';
+import { fieldProps } from '../../../components/form-field.js';
+
+/** Digits with an optional decimal point (SPEC.md section 5, plan edit), at most two decimals. */
+const PRICE_INPUT = /^\d+(\.\d{1,2})?$/;
+
+export const planFormMessages = {
+  name: 'Plan name is required',
+  description: 'Plan description is required',
+  priceRequired: 'Price is required',
+  priceInvalid: 'Price must be digits with an optional decimal point, like 49 or 49.99',
+  period: 'Billing period is required',
+  features: 'At least one feature is required',
+  status: 'Status is required',
+} as const;
+
+/** Every field required (SPEC.md section 5); features one per line, blank lines dropped. */
+const PlanFormSchema = z
+  .object({
+    name: z.string().trim().min(1, planFormMessages.name),
+    description: z.string().trim().min(1, planFormMessages.description),
+    price: z.string().trim().min(1, planFormMessages.priceRequired).regex(PRICE_INPUT, planFormMessages.priceInvalid),
+    billing_period: z.enum(BILLING_PERIODS, { error: planFormMessages.period }),
+    features: z
+      .string()
+      .transform((text) =>
+        text
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== ''),
+      )
+      .refine((lines) => lines.length > 0, planFormMessages.features),
+    status: z.enum(['active', 'inactive'], { error: planFormMessages.status }),
+  })
+  .transform(({ status, ...plan }): PlanCreate => ({ ...plan, is_active: status === 'active' }));
+type PlanFormValues = z.input<typeof PlanFormSchema>;
+
+function valuesOf(plan: Plan | undefined): PlanFormValues {
+  if (!plan) return { name: '', description: '', price: '', billing_period: 'monthly', features: '', status: 'active' };
+  return {
+    name: plan.name,
+    description: plan.description,
+    price: plan.price,
+    billing_period: plan.billing_period,
+    features: plan.features.join('\n'),
+    status: plan.is_active ? 'active' : 'inactive',
+  };
+}
+
+/** Add Plan / Edit Plan for superusers: name, description, price, billing period, features and status. */
+export function PlanDialog({
+  open,
+  plan,
+  onSubmit,
+  onClose,
+}: {
+  open: boolean;
+  /** The plan being edited; absent when adding. */
+  plan: Plan | undefined;
+  onSubmit: (values: PlanCreate) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  return (
+    <FormDialog
+      open={open}
+      title={plan ? 'Edit Plan' : 'Add Plan'}
+      schema={PlanFormSchema}
+      defaultValues={valuesOf(plan)}
+      submitLabel={plan ? 'Save' : 'Create'}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
+      {(form) => (
+        <>
+          <TextField {...fieldProps(form, 'name')} label="Name" required fullWidth />
+          <TextField
+            {...fieldProps(form, 'description')}
+            label="Description"
+            required
+            fullWidth
+            multiline
+            minRows={2}
+          />
+          <TextField
+            {...fieldProps(form, 'price')}
+            label="Price"
+            required
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          />
+          <TextField
+            {...fieldProps(form, 'billing_period')}
+            select
+            label="Billing period"
+            required
+            fullWidth
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          >
+            <option value="monthly">Monthly</option>
+            <option value="annual">Annual</option>
+          </TextField>
+          <TextField
+            {...fieldProps(form, 'features')}
+            label="Features (one per line)"
+            required
+            fullWidth
+            multiline
+            minRows={3}
+          />
+          <TextField
+            {...fieldProps(form, 'status')}
+            select
+            label="Status"
+            required
+            fullWidth
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          >
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+          </TextField>
+        </>
+      )}
+    </FormDialog>
+  );
+}

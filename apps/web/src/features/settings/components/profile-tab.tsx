@@ -1,0 +1,118 @@
+// First: Zod's settings must be in place before any schema is built.
+import '../../../lib/zod-jitless.js';
+import { EmailSchema, PROFILE_FULL_NAME_MAX_LENGTH, userMessages, type UserMe } from '@dataplatform/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { applyServerErrors } from '../../../components/form-dialog.js';
+import { fieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { ApiError, failureText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { useUpdateProfile } from '../api/update-profile.js';
+
+export const FULL_NAME_TOO_LONG = `Full name must be at most ${PROFILE_FULL_NAME_MAX_LENGTH} characters`;
+
+/** The profile editor's rules (SPEC.md section 5): a name of at most 30 characters, a valid e-mail. */
+const ProfileFormSchema = z.object({
+  full_name: z.string().trim().max(PROFILE_FULL_NAME_MAX_LENGTH, FULL_NAME_TOO_LONG),
+  email: EmailSchema,
+});
+type ProfileFormValues = z.input<typeof ProfileFormSchema>;
+type ProfileFormOutput = z.output<typeof ProfileFormSchema>;
+
+/** My profile: view mode with Edit; edit mode with Save and Cancel (SPEC.md sections 2 and 4). */
+export function ProfileTab({ me }: { me: UserMe }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <Box sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
+      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
+        User Information
+      </Typography>
+      {editing ? (
+        <ProfileForm me={me} onDone={() => setEditing(false)} />
+      ) : (
+        <>
+          <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1 }}>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              Full name
+            </Typography>
+            <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {me.full_name || 'N/A'}
+            </Typography>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              Email
+            </Typography>
+            <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {me.email}
+            </Typography>
+          </Box>
+          <Box>
+            <Button variant="contained" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}
+
+function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
+  const [formError, setFormError] = useState<string>();
+  const update = useUpdateProfile();
+  const defaults: ProfileFormValues = { full_name: me.full_name ?? '', email: me.email };
+  const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(ProfileFormSchema),
+    defaultValues: defaults,
+  });
+  const values = useWatch({ control: form.control });
+  const changed = values.full_name !== defaults.full_name || values.email !== defaults.email;
+  const canSave = changed && (values.email ?? '').trim() !== '';
+
+  const onSubmit = form.handleSubmit(async ({ full_name, email }) => {
+    setFormError(undefined);
+    try {
+      await update.mutateAsync({ full_name: full_name === '' ? null : full_name, email });
+      showToast('Profile updated successfully', 'success');
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && failureText(error.body) === userMessages.emailTaken) {
+        form.setError('email', { type: 'server', message: userMessages.emailTaken });
+        return;
+      }
+      setFormError(
+        applyServerErrors<ProfileFormValues>(error, ['full_name', 'email'], (name, message) =>
+          form.setError(name, { type: 'server', message }),
+        ),
+      );
+    }
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {formError}
+        </Alert>
+      ) : undefined}
+      <TextField {...fieldProps(form, 'full_name')} label="Full name" autoComplete="name" fullWidth />
+      <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
+      <Box sx={{ display: 'flex', gap: 1 }}>
+        <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!canSave}>
+          Save
+        </LoadingButton>
+        <Button onClick={onDone} disabled={form.formState.isSubmitting}>
+          Cancel
+        </Button>
+      </Box>
+    </Box>
+  );
+}
