@@ -5,7 +5,17 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/users$/);
   const tabs = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab');
-  await expect(tabs).toHaveText(['Users', 'Roles', 'Permissions', 'User Roles', 'Role Permissions', 'Tenants']);
+  // The six of the spec, then the contact inbox (with its unread count) and the audit log.
+  await expect(tabs).toHaveText([
+    'Users',
+    'Roles',
+    'Permissions',
+    'User Roles',
+    'Role Permissions',
+    'Tenants',
+    /^Contacts( \d+ unread)?$/,
+    'Audit Log',
+  ]);
   await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByText(/^1–\d+ of \d+$/)).toBeVisible();
 
@@ -15,6 +25,7 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
     ['User Roles', '/admin/user-roles'],
     ['Role Permissions', '/admin/role-permissions'],
     ['Tenants', '/admin/tenants'],
+    ['Audit Log', '/admin/audit-log'],
     ['Users', '/admin/users'],
   ] as const) {
     await page.getByRole('tab', { name: tab, exact: true }).click();

@@ -3,10 +3,14 @@ import Snackbar from '@mui/material/Snackbar';
 import { useSyncExternalStore } from 'react';
 import { dismissToast, getToasts, subscribeToasts, TOAST_AUTO_HIDE_MS } from '../lib/toast-store.js';
 
-/** Shows queued toasts one at a time; each hides after 6 s or when closed. */
+/**
+ * Shows the newest toast; it hides after 6 s or when closed. A newer one replaces it at once (MUI's
+ * consecutive-snackbars pattern): after three quick actions a person reads the third outcome now,
+ * not 12 s later behind two stale ones.
+ */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
-  const current = toasts[0];
+  const current = toasts.at(-1);
   if (!current) return null;
   return (
     <Snackbar

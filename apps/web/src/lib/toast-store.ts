@@ -19,14 +19,15 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-/** Queues a toast; the Toaster shows them one at a time. */
+/** Adds a toast; the Toaster shows the newest, and drops older ones when it closes. */
 export function showToast(message: string, severity: ToastSeverity = 'info'): void {
   toasts = [...toasts, { id: nextId++, message, severity }];
   emit();
 }
 
+/** Closes a toast and every older one (they were replaced by it on screen). */
 export function dismissToast(id: number): void {
-  toasts = toasts.filter((toast) => toast.id !== id);
+  toasts = toasts.filter((toast) => toast.id > id);
   emit();
 }
 
