@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { describeError } from '../../lib/errors.js';
+import { createOutageTracker } from '../../lib/outage.js';
 import type { MailTransport } from './mail.transport.js';
 import { claimDueMails, markFailedAttempt, markSent } from './outbox.repository.js';
 
@@ -40,6 +41,7 @@ export function createOutboxWorker(deps: {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
+  const outage = createOutageTracker(log, 'outbox worker');
 
   async function deliverBatch(): Promise<number> {
     const now = clock.now();
@@ -88,8 +90,9 @@ export function createOutboxWorker(deps: {
             /* keep going while batches come back full */
           }
         } while (again);
+        outage.succeeded();
       } catch (error) {
-        log.error({ err: error }, 'outbox worker error');
+        outage.failed(error);
       } finally {
         running = undefined;
       }

@@ -21,6 +21,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   AppError,
+  DATABASE_RETRY_AFTER_SECONDS,
   conflict,
   describeError,
   fieldError,
@@ -318,7 +319,9 @@ export function createTenantsService(deps: {
       } catch (error) {
         const reason = scrubSecrets(describeError(error), plain === null ? [] : secretsOf(plain));
         log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
-        throw new AppError(503, tenantMessages.databaseUnavailable);
+        throw new AppError(503, tenantMessages.databaseUnavailable, {
+          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        });
       }
     },
   };
