@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
   EMAILS_FROM_NAME: z.string().default('Data Platform'),
   TRUST_PROXY: booleanFromEnv.default(false),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   WEB_DIST_DIR: optionalString,
   CONTACT_NOTIFY_EMAIL: optionalString.pipe(z.email().optional()),
   TENANT_POOL_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -121,6 +122,8 @@ export interface Config {
     | undefined;
   emailsFrom: { email: string; name: string };
   trustProxy: boolean;
+  /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
+  requestTimeoutMs: number;
   /** Where the built web app lives; the server serves it when the folder exists. */
   webDistDir: string;
   outbox: { pollIntervalMs: number; maxAttempts: number; retryBaseMs: number };
@@ -288,6 +291,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           },
     emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
     trustProxy: env.TRUST_PROXY,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
     contactNotifyEmail: (env.CONTACT_NOTIFY_EMAIL ?? env.FIRST_SUPERUSER).toLowerCase(),

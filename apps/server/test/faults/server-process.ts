@@ -151,7 +151,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       reject(new Error(`server exited before serving (${code ?? signal}):\n${lines.slice(-20).join('\n')}`));
     });
   });
-  await ready;
+  // The start is an event (the "serving on" line); this bound only turns a hang into a clear failure.
+  const startTimer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+  try {
+    await ready;
+  } finally {
+    clearTimeout(startTimer);
+  }
   return process_;
 }
 
