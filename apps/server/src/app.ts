@@ -170,7 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
-  await app.register(healthPlugin, { database: deps.database });
+  await app.register(healthPlugin, { database: deps.database, outboxBacklog: () => outbox.backlog() });
 
   await app.register(
     async (api) => {
