@@ -222,13 +222,14 @@ export function createTenantsService(deps: {
             ...(dburl ?? {}),
             updatedAt: clock.now(),
           });
+          if (!updated) throw notFound(tenantMessages.notFound);
           await audit.record(tx, actor, {
             action: AUDIT_ACTIONS.tenantUpdate,
             ...target(id),
             before: toTenantAuditSnapshot(row),
-            after: toTenantAuditSnapshot(updated!),
+            after: toTenantAuditSnapshot(updated),
           });
-          return { before: row, after: updated! };
+          return { before: row, after: updated };
         })
         .catch(nameTaken);
       // Requests already running finish on the old pool; the next one opens the new URL.
