@@ -257,12 +257,13 @@ export const SandboxCardSchema = z.object({
     .string({ error: billingMessages.cardNumberInvalid })
     .transform((value) => value.replace(/[\s-]/g, ''))
     .refine((value) => /^\d{12,19}$/.test(value), billingMessages.cardNumberInvalid),
-  exp_month: z.coerce
+  // JSON numbers only, as the OpenAPI document says: no coercion of true, "5" or [[1]].
+  exp_month: z
     .number({ error: billingMessages.cardExpMonthInvalid })
     .int(billingMessages.cardExpMonthInvalid)
     .min(1, billingMessages.cardExpMonthInvalid)
     .max(12, billingMessages.cardExpMonthInvalid),
-  exp_year: z.coerce
+  exp_year: z
     .number({ error: billingMessages.cardExpYearInvalid })
     .int(billingMessages.cardExpYearInvalid)
     .min(2000, billingMessages.cardExpYearInvalid)
