@@ -46,6 +46,14 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL foreign_key_violation: a row refers to one deleted meanwhile (assigning a role that
+ * another request is deleting). Services check existence first; this covers the race after it.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23503';
+}
+
+/**
  * PostgreSQL's class 22 "data exception" (a value the column cannot hold: out of range, too long,
  * bad encoding). Validation should catch these first; this is the net under it.
  */
