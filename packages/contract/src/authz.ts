@@ -49,7 +49,8 @@ const DescriptionSchema = z.string().trim().max(DESCRIPTION_MAX_LENGTH, authzMes
 const IgnoredAuthorSchema = z
   .unknown()
   .optional()
-  .meta({ description: 'Ignored: the server records the caller', type: 'string' });
+  // Any value is accepted and dropped, so the document names no type (it used to claim a string).
+  .meta({ description: 'Ignored: the server records the caller' });
 
 const AuthoredSchema = {
   id: z.uuid(),

@@ -369,6 +369,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       );
       expect(runs, `${operation.method} ${operation.path}`).toBe(RUNS_PER_OPERATION);
     }
+    const kinds: Record<string, number> = {};
+    for (const problem of problems) {
+      const key = problem.replace(/ as \w+: \d{3} for .*$/, '');
+      kinds[key] = (kinds[key] ?? 0) + 1;
+    }
+    process.stdout.write(`[fuzz] problems=${problems.length} ${JSON.stringify(kinds)}\n`);
     expect(problems.slice(0, 20)).toEqual([]);
   }, 600_000);
 });
