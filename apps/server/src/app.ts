@@ -31,6 +31,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
 import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -73,6 +74,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
+    // A body trickled in byte by byte must not hold a connection for ever. Node reads these deadlines
+    // when the server is created (setting them afterwards has no effect) and checks them every
+    // `connectionsCheckingInterval`, which is kept well under them.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+    },
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors: frameworkErrorHandler,
@@ -156,10 +166,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     inlineScriptHashes: readInlineScriptHashes(config.webDistDir),
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(jsonBodyPlugin);
   await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
-  await app.register(healthPlugin, { database: deps.database });
+  await app.register(healthPlugin, { database: deps.database, outboxBacklog: () => outbox.backlog() });
 
   await app.register(
     async (api) => {

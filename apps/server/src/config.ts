@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
   EMAILS_FROM_NAME: z.string().default('Data Platform'),
   TRUST_PROXY: booleanFromEnv.default(false),
+  MAIL_RETRY_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   WEB_DIST_DIR: optionalString,
   CONTACT_NOTIFY_EMAIL: optionalString.pipe(z.email().optional()),
   TENANT_POOL_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -121,9 +123,20 @@ export interface Config {
     | undefined;
   emailsFrom: { email: string; name: string };
   trustProxy: boolean;
+  /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
+  requestTimeoutMs: number;
   /** Where the built web app lives; the server serves it when the folder exists. */
   webDistDir: string;
-  outbox: { pollIntervalMs: number; maxAttempts: number; retryBaseMs: number };
+  outbox: {
+    pollIntervalMs: number;
+    /** First wait after a failed send; each further failure doubles it, up to `retryCeilingMs`. */
+    retryBaseMs: number;
+    retryCeilingMs: number;
+    /** A mail still unsent this long after it was queued is marked failed (MAIL_RETRY_HOURS). */
+    giveUpAfterMs: number;
+    /** Optional cap on attempts as well (tests use it); unset in production. */
+    maxAttempts?: number;
+  };
   /** Who gets a mail for each contact form message (FIRST_SUPERUSER unless set). */
   contactNotifyEmail: string;
   tenantDatabases: {
@@ -288,8 +301,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           },
     emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
     trustProxy: env.TRUST_PROXY,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
-    outbox: { pollIntervalMs: 2000, maxAttempts: 8, retryBaseMs: 5000 },
+    outbox: {
+      pollIntervalMs: 2000,
+      retryBaseMs: 5000,
+      retryCeilingMs: 15 * MINUTE,
+      giveUpAfterMs: env.MAIL_RETRY_HOURS * 3_600_000,
+    },
     contactNotifyEmail: (env.CONTACT_NOTIFY_EMAIL ?? env.FIRST_SUPERUSER).toLowerCase(),
     tenantDatabases: {
       maxPools: env.TENANT_POOL_MAX,

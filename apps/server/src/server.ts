@@ -18,7 +18,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({
     ...config,
-    onIdleClientError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+    onConnectionLost: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
   });
   await database.migrate();
   const app = await buildApp(config, { database });

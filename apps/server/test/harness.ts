@@ -108,7 +108,7 @@ export async function createTestContext(
   const config: Config = {
     ...base,
     rateLimits: generousRateLimits,
-    outbox: { pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
+    outbox: { ...base.outbox, pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
     ...options.config,
   };
   const app = await buildApp(config, { database, clock });

@@ -7,7 +7,7 @@ import { send, startTargetRuntime } from './target-runtime.js';
 /** Our real server as server.ts builds it (pool of 10, same plugins), minus migrations and seeding. */
 const databaseUrl = requiredEnv('BENCH_TARGET_DATABASE_URL');
 const database = openPostgres(databaseUrl, {
-  onIdleClientError: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
+  onConnectionLost: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
 });
 const app = await buildApp(benchAppConfig(databaseUrl), { database });
 startTargetRuntime({

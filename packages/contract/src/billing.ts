@@ -257,6 +257,7 @@ export const SandboxCardSchema = z.object({
     .string({ error: billingMessages.cardNumberInvalid })
     .transform((value) => value.replace(/[\s-]/g, ''))
     .refine((value) => /^\d{12,19}$/.test(value), billingMessages.cardNumberInvalid),
+  // JSON numbers only, as the OpenAPI document says: no coercion of true, "5" or [[1]].
   exp_month: z
     .number({ error: billingMessages.cardExpMonthInvalid })
     .int(billingMessages.cardExpMonthInvalid)

@@ -4,10 +4,20 @@ import { z } from 'zod';
 export const PAGE_LIMIT_DEFAULT = 100;
 export const PAGE_LIMIT_MAX = 1000;
 
-/** Query for paged collections. Strings from the URL are coerced; bad values are a 422. */
+/**
+ * A whole number read from the query string. Only digits count: `Number()` would read "" and " " as
+ * 0 and "0x10" as 16, which the document's `integer` does not allow; those become NaN, a 422.
+ */
+const queryInteger = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && !/^\s*-?\d+\s*$/.test(value) ? Number.NaN : value),
+    z.coerce.number().int().min(min).max(max),
+  );
+
+/** Query for paged collections. Strings from the URL are parsed; bad values are a 422. */
 export const PaginationQuerySchema = z.object({
-  skip: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+  skip: queryInteger(0, 1_000_000_000).default(0),
+  limit: queryInteger(1, PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 

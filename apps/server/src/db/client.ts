@@ -32,14 +32,34 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 /** Any fixed number: it only has to be the same for every instance of this server. */
 const MIGRATION_LOCK_ID = 727_274_001;
 
+/**
+ * Makes a pool unable to emit an unhandled error. pg raises 'error' on the pool for an idle client
+ * whose connection drops, and on the client itself for one that is checked out (inside a query or a
+ * transaction) when its backend dies: a server restart or `pg_terminate_backend` would otherwise end
+ * the process. The query in flight still fails with its own error; the dead client is discarded on
+ * release and the pool opens a new connection on next use.
+ */
+export function guardPool(pool: pg.Pool, onConnectionLost: (error: Error) => void): void {
+  pool.on('error', onConnectionLost);
+  pool.on('connect', (client) => {
+    client.on('error', onConnectionLost);
+  });
+}
+
+/** How long a request waits for a connection before it is told the database is unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export function openPostgres(
   url: string,
-  options: { poolSize?: number; onIdleClientError?: (error: Error) => void } = {},
+  options: { poolSize?: number; onConnectionLost?: (error: Error) => void } = {},
 ): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle client that loses its connection (server restart, admin kill) must not crash the
-  // process: the pool drops it and opens a new one on next use.
-  pool.on('error', (error) => options.onIdleClientError?.(error));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // A client that loses its connection, idle or checked out, must not crash the process.
+  guardPool(pool, (error) => options.onConnectionLost?.(error));
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Database;
   return {
     db,
@@ -99,10 +119,10 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
-  onIdleClientError?: (error: Error) => void;
+  onConnectionLost?: (error: Error) => void;
 }) {
   if (options.databaseUrl) {
-    return openPostgres(options.databaseUrl, { onIdleClientError: options.onIdleClientError });
+    return openPostgres(options.databaseUrl, { onConnectionLost: options.onConnectionLost });
   }
   return openPglite(`${options.dataDir}/pglite`);
 }

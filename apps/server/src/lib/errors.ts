@@ -46,6 +46,14 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL foreign_key_violation: a row refers to one deleted meanwhile (assigning a role that
+ * another request is deleting). Services check existence first; this covers the race after it.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23503';
+}
+
+/**
  * PostgreSQL's class 22 "data exception" (a value the column cannot hold: out of range, too long,
  * bad encoding). Validation should catch these first; this is the net under it.
  */
@@ -70,3 +78,52 @@ export function describeError(error: unknown): string {
   }
   return messages.length > 0 ? messages.join(': ') : String(error);
 }
+
+/** What a request is told while the database cannot be reached; the client may retry after a pause. */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; please try again shortly';
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * SQLSTATEs that mean the connection, not the statement, failed: class 08 (connection exception),
+ * 57P01–57P03 (the server is shutting down, crashed or still starting), 53300 (too many connections).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+/** Socket-level failures Node reports while reaching or talking to the server. */
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** pg's own messages for a connection it lost or could not open in time. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+/** Refusals at connect time that carry a generic SQLSTATE (55000 for a database closed to connections). */
+const UNAVAILABLE_FRAGMENTS = ['is not currently accepting connections'];
+
+/**
+ * Whether `error` (or one of its causes) says the database could not be reached or dropped the
+ * connection: the request did not fail on its merits and may succeed once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const pending: unknown[] = [error];
+  for (let seen = 0; pending.length > 0 && seen < 16; seen += 1) {
+    const current = pending.shift();
+    if (!(current instanceof Error)) continue;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+    if (UNAVAILABLE_MESSAGES.some((message) => current.message.startsWith(message))) return true;
+    if (UNAVAILABLE_FRAGMENTS.some((fragment) => current.message.includes(fragment))) return true;
+    if (current instanceof AggregateError) pending.push(...current.errors);
+    pending.push(current.cause);
+  }
+  return false;
+}
+
+export const databaseUnavailable = () =>
+  new AppError(503, DATABASE_UNAVAILABLE, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });

@@ -56,6 +56,20 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     });
 
+    // An answer for a signed-in caller (or to a route that needs one, errors included) is theirs
+    // alone: no shared or browser cache may keep it.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const personal =
+        request.routeOptions.config.access !== 'public' ||
+        request.auth !== null ||
+        request.headers.authorization !== undefined;
+      const current = reply.getHeader('cache-control');
+      if (personal && !(typeof current === 'string' && current.includes('no-store'))) {
+        reply.header('cache-control', 'no-store');
+      }
+      return payload;
+    });
+
     app.addHook('onRequest', async (request) => {
       if (request.is404) return;
       const access = request.routeOptions.config.access;

@@ -2,7 +2,13 @@ import type { ValidationErrorItem } from '@dataplatform/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, isDataException } from '../lib/errors.js';
+import {
+  AppError,
+  databaseUnavailable,
+  isDataException,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+} from '../lib/errors.js';
 
 /** Fastify's names for request parts, as FastAPI spells them in `loc`. */
 const LOCATION_NAMES: Record<string, string> = {
@@ -64,6 +70,17 @@ export const errorHandlerPlugin = fp(
         // A value validation let through that the database cannot hold: the input's fault, not ours.
         request.log.warn({ err: error }, 'database refused a value');
         return reply.code(400).send({ detail: 'Invalid input' });
+      }
+      if (isForeignKeyViolation(error)) {
+        // A record the request refers to was deleted by a request that committed first.
+        request.log.info({ err: error }, 'referenced record vanished');
+        return reply.code(409).send({ detail: 'A record this request refers to no longer exists' });
+      }
+      if (isDatabaseUnavailable(error)) {
+        // An outage, not a bug: the client may retry; the pool reconnects once the server is back.
+        request.log.warn({ err: error }, 'database unavailable');
+        const unavailable = databaseUnavailable();
+        return reply.code(unavailable.statusCode).headers(unavailable.headers).send({ detail: unavailable.detail });
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {

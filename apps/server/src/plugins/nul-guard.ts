@@ -4,22 +4,40 @@ import { badRequest, fieldError } from '../lib/errors.js';
 
 const NUL = '\u0000';
 
+interface Visit {
+  value: unknown;
+  /** Index of the container this value sits in (-1 for the root), and its key or index there. */
+  parent: number;
+  key: string | number;
+}
+
+/** The path to `pending[at]`, rebuilt from parent links only once a NUL is found. */
+function pathTo(pending: Visit[], at: number): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let index = at; index > 0; index = pending[index]!.parent) path.push(pending[index]!.key);
+  return path.reverse();
+}
+
 /**
  * Where a string (or object key) holding U+0000 sits in `value`, shallowest first. Breadth-first
- * over a queue rather than recursion: a deeply nested body cannot overflow the stack.
+ * over a queue rather than recursion, so a deeply nested body cannot overflow the stack; each entry
+ * links to its parent instead of carrying a copy of its path, so the walk is linear in the body's
+ * size however deep it is nested.
  */
 function findNul(value: unknown): (string | number)[] | undefined {
-  const pending: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  const pending: Visit[] = [{ value, parent: -1, key: '' }];
   for (let next = 0; next < pending.length; next += 1) {
-    const { value: current, path } = pending[next]!;
+    const current = pending[next]!.value;
     if (typeof current === 'string') {
-      if (current.includes(NUL)) return path;
+      if (current.includes(NUL)) return pathTo(pending, next);
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push({ value: item, path: [...path, index] }));
+      for (let index = 0; index < current.length; index += 1) {
+        pending.push({ value: current[index], parent: next, key: index });
+      }
     } else if (current !== null && typeof current === 'object') {
-      for (const [key, item] of Object.entries(current)) {
-        if (key.includes(NUL)) return [...path, key];
-        pending.push({ value: item, path: [...path, key] });
+      for (const key of Object.keys(current)) {
+        if (key.includes(NUL)) return [...pathTo(pending, next), key];
+        pending.push({ value: (current as Record<string, unknown>)[key], parent: next, key });
       }
     }
   }

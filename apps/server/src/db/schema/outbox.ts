@@ -12,7 +12,8 @@ export const outbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+    /** `expired`: a mail whose content (a recovery link) expired before it could be sent. */
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'expired'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -20,6 +21,8 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** After this the mail is pointless (its link no longer works): it is dropped, not sent late. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [index('outbox_pending_idx').on(t.status, t.nextAttemptAt)],
 );

@@ -45,8 +45,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
         response: { 200: TokenSchema, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const accessToken = await auth.login(request.body, sessionMeta(request));
+      // RFC 6749 §5.1: a token answer must not be stored by any cache.
+      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return { access_token: accessToken, token_type: 'bearer' as const };
     },
   );

@@ -54,12 +54,13 @@ export function createAuthService(deps: {
     const token = generateToken();
     // Only the newest link works: an older mail lying around is dead.
     await invalidateUserResetTokens(tx, user.id, now);
-    await insertResetToken(tx, {
-      userId: user.id,
-      tokenHash: sha256(token),
-      expiresAt: addMinutes(now, RESET_TOKEN_TTL_MINUTES),
+    const expiresAt = addMinutes(now, RESET_TOKEN_TTL_MINUTES);
+    await insertResetToken(tx, { userId: user.id, tokenHash: sha256(token), expiresAt });
+    // Sent late, the link would be dead: the mail expires with it.
+    await enqueueMail(tx, {
+      ...passwordRecoveryMail(user.email, resetLink(config, token), RESET_TOKEN_TTL_MINUTES),
+      expiresAt,
     });
-    await enqueueMail(tx, passwordRecoveryMail(user.email, resetLink(config, token), RESET_TOKEN_TTL_MINUTES));
   }
 
   return {
@@ -116,7 +117,7 @@ export function createAuthService(deps: {
           // Failing before a request was taken means the database itself is failing: the worker's next pass retries.
           if (!taken) throw error;
           const attempts = taken.attempts + 1;
-          const retryAt = nextAttemptAt(config.outbox, attempts, clock.now());
+          const retryAt = nextAttemptAt(config.outbox, attempts, clock.now(), taken.requestedAt);
           const finalAttempt = retryAt === null;
           const message = describeError(error);
           log.warn(

@@ -6,6 +6,7 @@ export interface RecoveryRequest {
   id: number;
   email: string;
   attempts: number;
+  requestedAt: Date;
 }
 
 export async function insertRecoveryRequest(db: DbOrTx, email: string, now: Date): Promise<void> {
@@ -31,6 +32,7 @@ export async function takeDueRecoveryRequest(tx: DbOrTx, now: Date): Promise<Rec
       id: passwordRecoveryRequests.id,
       email: passwordRecoveryRequests.email,
       attempts: passwordRecoveryRequests.attempts,
+      requestedAt: passwordRecoveryRequests.requestedAt,
     });
   return taken;
 }

@@ -76,7 +76,9 @@ export function createPlansService(deps: BillingDeps) {
           updatedAt: clock.now(),
         });
       });
-      return toPlan(updated!);
+      // The row is locked above, so this holds; the check keeps a vanished row a 404, never a 500.
+      if (!updated) throw notFound(billingMessages.planNotFound);
+      return toPlan(updated);
     },
 
     /** Refused while anyone is subscribed: deactivating is the way to retire such a plan. */
@@ -117,7 +119,9 @@ export function createPlansService(deps: BillingDeps) {
           updatedAt: clock.now(),
         });
       });
-      return toPlan(updated!);
+      // The row is locked above, so this holds; the check keeps a vanished row a 404, never a 500.
+      if (!updated) throw notFound(billingMessages.planNotFound);
+      return toPlan(updated);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { billingMessages } from '@dataplatform/contract';
 import type { DbOrTx } from '../../db/client.js';
+import { createOutageTracker } from '../../lib/outage.js';
 import { normalizeDecimal, toMinor } from '../../lib/money.js';
 import type { BillingDeps } from './billing.deps.js';
 import { addBillingPeriod, describePlan } from './billing-periods.js';
@@ -31,6 +32,7 @@ export function createRenewalWorker(deps: BillingDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = true;
+  const outage = createOutageTracker(log, 'renewal worker');
 
   /** Writes an outcome only while this worker still holds the claim it acted under. */
   async function settle(claimed: SubscriptionRow, apply: (tx: DbOrTx, current: SubscriptionRow) => Promise<void>) {
@@ -147,8 +149,12 @@ export function createRenewalWorker(deps: BillingDeps) {
   /** Joins a run in progress rather than starting a second one in this instance. */
   function drain(): Promise<number> {
     running ??= runOnce()
+      .then((handled) => {
+        outage.succeeded();
+        return handled;
+      })
       .catch((error: unknown) => {
-        log.error({ err: error }, 'renewal worker error');
+        outage.failed(error);
         return 0;
       })
       .finally(() => {

@@ -68,7 +68,9 @@ export function createContactService(deps: {
       const row = await db.transaction(async (tx) => {
         const before = await findSubmissionById(tx, id);
         if (!before) throw notFound(contactSubmissionMessages.notFound);
-        const after = (await updateSubmissionStatus(tx, id, status, clock.now()))!;
+        const after = await updateSubmissionStatus(tx, id, status, clock.now());
+        // Deleted by a request that committed after our read.
+        if (!after) throw notFound(contactSubmissionMessages.notFound);
         await audit.record(tx, actor, {
           action: AUDIT_ACTIONS.contactStatusUpdate,
           targetType: AUDIT_TARGET_TYPES.contactSubmission,

@@ -9,6 +9,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** When the mail stops being worth sending (a recovery link's expiry). */
+  expiresAt?: Date;
 }
 
 /** Call inside the transaction that makes the change the mail is about. */
@@ -18,6 +20,7 @@ export async function enqueueMail(tx: DbOrTx, mail: OutgoingMail): Promise<void>
     subject: mail.subject,
     textBody: mail.text,
     htmlBody: mail.html ?? null,
+    expiresAt: mail.expiresAt ?? null,
   });
 }
 
@@ -44,6 +47,36 @@ export async function claimDueMails(db: DbOrTx, now: Date, leaseUntil: Date, lim
 
 export async function markSent(db: DbOrTx, id: number, now: Date): Promise<void> {
   await db.update(outbox).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outbox.id, id));
+}
+
+/** A mail whose content expired before it could be sent: kept for the record, never sent. */
+export async function markExpired(db: DbOrTx, id: number): Promise<void> {
+  await db.update(outbox).set({ status: 'expired' }).where(eq(outbox.id, id));
+}
+
+export interface OutboxBacklog {
+  pending: number;
+  failed: number;
+  /** Age of the oldest pending mail, in seconds (0 when none). */
+  oldestPendingSeconds: number;
+}
+
+/** What /readyz?details=1 shows: mail waiting, mail given up, and how long the oldest has waited. */
+export async function outboxBacklog(db: DbOrTx, now: Date): Promise<OutboxBacklog> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${outbox.status} = 'pending')::int`,
+      failed: sql<number>`count(*) filter (where ${outbox.status} = 'failed')::int`,
+      oldest: sql<Date | string | null>`min(${outbox.createdAt}) filter (where ${outbox.status} = 'pending')`,
+    })
+    .from(outbox)
+    .where(inArray(outbox.status, ['pending', 'failed']));
+  const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+  return {
+    pending: row?.pending ?? 0,
+    failed: row?.failed ?? 0,
+    oldestPendingSeconds: oldest === undefined ? 0 : Math.max(0, Math.round((now.getTime() - oldest) / 1000)),
+  };
 }
 
 export async function markFailedAttempt(db: DbOrTx, id: number, error: string, retryAt: Date | null): Promise<void> {

@@ -3,20 +3,26 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { describeError } from '../../lib/errors.js';
+import { createOutageTracker } from '../../lib/outage.js';
 import type { MailTransport } from './mail.transport.js';
-import { claimDueMails, markFailedAttempt, markSent } from './outbox.repository.js';
+import { claimDueMails, markExpired, markFailedAttempt, markSent, outboxBacklog } from './outbox.repository.js';
 
 const BATCH_SIZE = 20;
 /** A claimed row is not retried by another instance before this, even if its sender died. */
 const LEASE_MS = 60_000;
 
 /**
- * When to try again after `attempts` failed tries: exponential backoff from `retryBaseMs`, or null
- * once `maxAttempts` are spent. Shared by mails and the requests that turn into mails.
+ * When to try again after `attempts` failed tries of something queued at `queuedAt`: exponential
+ * backoff from `retryBaseMs` up to `retryCeilingMs`, for as long as `giveUpAfterMs` allows (and
+ * `maxAttempts`, when set); null means give up. Shared by mails and the requests that turn into
+ * mails. A ceiling rather than ever longer waits: after an outage of hours the mail goes out within
+ * one ceiling of SMTP coming back.
  */
-export function nextAttemptAt(config: Config['outbox'], attempts: number, now: Date): Date | null {
-  if (attempts >= config.maxAttempts) return null;
-  return new Date(now.getTime() + config.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+export function nextAttemptAt(config: Config['outbox'], attempts: number, now: Date, queuedAt: Date): Date | null {
+  if (config.maxAttempts !== undefined && attempts >= config.maxAttempts) return null;
+  if (now.getTime() - queuedAt.getTime() >= config.giveUpAfterMs) return null;
+  const backoff = config.retryBaseMs * 2 ** Math.min(Math.max(0, attempts - 1), 40);
+  return new Date(now.getTime() + Math.min(config.retryCeilingMs, backoff));
 }
 
 /**
@@ -40,11 +46,18 @@ export function createOutboxWorker(deps: {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
+  const outage = createOutageTracker(log, 'outbox worker');
 
   async function deliverBatch(): Promise<number> {
     const now = clock.now();
     const claimed = await claimDueMails(db, now, new Date(now.getTime() + LEASE_MS), BATCH_SIZE);
     for (const row of claimed) {
+      if (row.expiresAt !== null && row.expiresAt.getTime() <= clock.now().getTime()) {
+        // Its link no longer works: sending it late would only confuse the reader.
+        await markExpired(db, row.id);
+        log.warn({ outboxId: row.id, attempts: row.attempts, expiredAt: row.expiresAt }, 'mail expired unsent');
+        continue;
+      }
       try {
         await transport.send({
           to: row.recipient,
@@ -52,14 +65,23 @@ export function createOutboxWorker(deps: {
           text: row.textBody,
           ...(row.htmlBody ? { html: row.htmlBody } : {}),
         });
-        await markSent(db, row.id, clock.now());
       } catch (error) {
         const message = describeError(error);
-        const retryAt = nextAttemptAt(config, row.attempts, clock.now());
+        const retryAt = nextAttemptAt(config, row.attempts, clock.now(), row.createdAt);
         const finalAttempt = retryAt === null;
-        log.warn({ outboxId: row.id, attempts: row.attempts, finalAttempt, err: message }, 'mail delivery failed');
         await markFailedAttempt(db, row.id, message.slice(0, 1000), retryAt);
+        if (finalAttempt) {
+          log.error({ outboxId: row.id, attempts: row.attempts, err: message }, 'mail delivery failed for good');
+        } else {
+          log.warn(
+            { outboxId: row.id, attempts: row.attempts, retryAt, err: message },
+            'mail delivery failed, will retry',
+          );
+        }
+        continue;
       }
+      await markSent(db, row.id, clock.now());
+      log.info({ outboxId: row.id, attempts: row.attempts }, 'mail sent');
     }
     return claimed.length;
   }
@@ -88,8 +110,9 @@ export function createOutboxWorker(deps: {
             /* keep going while batches come back full */
           }
         } while (again);
+        outage.succeeded();
       } catch (error) {
-        log.error({ err: error }, 'outbox worker error');
+        outage.failed(error);
       } finally {
         running = undefined;
       }
@@ -117,6 +140,8 @@ export function createOutboxWorker(deps: {
       if (!stopped) void drain();
     },
     drain,
+    /** Mail waiting and given up, for /readyz?details=1. */
+    backlog: () => outboxBacklog(db, clock.now()),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

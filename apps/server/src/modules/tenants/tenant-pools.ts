@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Config } from '../../config.js';
+import { guardPool } from '../../db/client.js';
 
 interface PoolEntry {
   pool: pg.Pool;
@@ -51,8 +52,8 @@ export function createTenantPools(deps: {
       idleTimeoutMillis: Math.min(config.idleMs, 30_000),
       application_name: 'dataplatform',
     });
-    // A connection dropped by the server while idle must not crash the process.
-    pool.on('error', (error) => log.warn({ tenantId, err: error.message }, 'tenant database connection lost'));
+    // A connection dropped by the server, idle or in use, must not crash the process.
+    guardPool(pool, (error) => log.warn({ tenantId, err: error.message }, 'tenant database connection lost'));
     const entry: PoolEntry = {
       pool,
       sealedUrl,

@@ -21,6 +21,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   AppError,
+  DATABASE_RETRY_AFTER_SECONDS,
   conflict,
   describeError,
   fieldError,
@@ -221,13 +222,14 @@ export function createTenantsService(deps: {
             ...(dburl ?? {}),
             updatedAt: clock.now(),
           });
+          if (!updated) throw notFound(tenantMessages.notFound);
           await audit.record(tx, actor, {
             action: AUDIT_ACTIONS.tenantUpdate,
             ...target(id),
             before: toTenantAuditSnapshot(row),
-            after: toTenantAuditSnapshot(updated!),
+            after: toTenantAuditSnapshot(updated),
           });
-          return { before: row, after: updated! };
+          return { before: row, after: updated };
         })
         .catch(nameTaken);
       // Requests already running finish on the old pool; the next one opens the new URL.
@@ -318,7 +320,9 @@ export function createTenantsService(deps: {
       } catch (error) {
         const reason = scrubSecrets(describeError(error), plain === null ? [] : secretsOf(plain));
         log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
-        throw new AppError(503, tenantMessages.databaseUnavailable);
+        throw new AppError(503, tenantMessages.databaseUnavailable, {
+          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        });
       }
     },
   };

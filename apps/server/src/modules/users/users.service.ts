@@ -202,13 +202,15 @@ export function createUsersService(deps: {
             ...(body.is_superuser !== undefined ? { isSuperuser: body.is_superuser } : {}),
             updatedAt: clock.now(),
           });
+          // Deleted by a request that committed after our read: no row to change, so a 404.
+          if (!after) throw notFound(userMessages.notFound);
           if (hashedPassword !== undefined) {
             await replacePassword(tx, { clock, sessions }, { userId: id, hashedPassword });
           } else if (body.is_active === false && before.isActive) {
             await sessions.revokeAllForUser(tx, id);
           }
           // Read back: replacePassword may have changed the row after `after` was taken.
-          const final = (await findUserById(tx, id)) ?? after!;
+          const final = (await findUserById(tx, id)) ?? after;
           await audit.record(tx, actor, {
             action: AUDIT_ACTIONS.userUpdate,
             targetType: AUDIT_TARGET_TYPES.user,
