@@ -2,10 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 /** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
 const conditions = ['source', 'module', 'node', 'development|production'];
+/**
+ * Vitest hands the SSR conditions to Node as `--conditions`, where `module` (a bundler's condition)
+ * makes `require('@opentelemetry/api')` inside prom-client load an ESM build Node cannot run.
+ */
+const nodeConditions = conditions.filter((condition) => condition !== 'module');
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions: nodeConditions, externalConditions: ['source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 /** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
 const conditions = ['source', 'module', 'node', 'development|production'];
+/**
+ * Vitest hands the SSR conditions to Node as `--conditions`, where `module` (a bundler's condition)
+ * makes `require('@opentelemetry/api')` inside prom-client load an ESM build Node cannot run.
+ */
+const nodeConditions = conditions.filter((condition) => condition !== 'module');
 
 // The fault suite needs a PostgreSQL server it can cut connections on: the local one by default.
 process.env.TEST_DATABASE_URL ??= 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -14,7 +19,7 @@ process.env.TEST_DATABASE_URL ??= 'postgresql://dp_test:dp_test@127.0.0.1:5432/p
  */
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions: nodeConditions, externalConditions: ['source'] } },
   test: {
     include: ['test/faults/**/*.fault.ts', 'test/fuzz/**/*.fuzz.ts'],
     globalSetup: ['test/global-setup.ts'],

@@ -4,8 +4,13 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [react()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
-  // The manifest tells the prerender step which chunks each page needs (for modulepreload links).
-  build: { manifest: true },
+  build: {
+    // The manifest tells the prerender step which chunks each page needs (for modulepreload links).
+    manifest: true,
+    // index.html is the SPA shell; prerendered.ts is the script of the prerendered marketing pages,
+    // which loads the app only when needed (docs/decisions/024-lean-marketing-pages.md).
+    rollupOptions: { input: { index: 'index.html', prerendered: 'src/prerendered.ts' } },
+  },
   ssr: { noExternal: ['@dataplatform/contract'], resolve: { conditions: ['source'], externalConditions: ['source'] } },
   server: { proxy: { '/api': 'http://localhost:8000' } },
 });

@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '@dataplatform/server/src/config.js';
+import { loadConfig, uniformRateLimits, type Config } from '@dataplatform/server/src/config.js';
 
 /** Shared by the runner (which signs in) and both servers (which verify the token). */
 export const BENCH_SECRET_KEY = 'bench-secret-key-that-is-long-enough-0123456789';
@@ -16,10 +16,7 @@ export function benchAppConfig(databaseUrl: string): Config {
     PORT: '0',
     WEB_DIST_DIR: '/nonexistent-web-dist',
   });
-  const rateLimits = Object.fromEntries(
-    Object.keys(base.rateLimits).map((rule) => [rule, UNLIMITED]),
-  ) as unknown as Config['rateLimits'];
-  return { ...base, rateLimits };
+  return { ...base, rateLimits: uniformRateLimits(UNLIMITED) };
 }
 
 export function requiredEnv(name: string): string {

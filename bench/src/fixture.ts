@@ -21,8 +21,8 @@ export interface BenchDatabase {
 }
 
 /** A fresh database on the server, migrated with the server's own migrations. */
-export async function createBenchDatabase(adminUrl: string): Promise<BenchDatabase> {
-  const name = `dp_bench_${randomBytes(6).toString('hex')}`;
+export async function createBenchDatabase(adminUrl: string, suffix = ''): Promise<BenchDatabase> {
+  const name = `dp_bench_${randomBytes(6).toString('hex')}${suffix}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -57,7 +57,7 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
 }
 
 /** Inserts one active user and logs it in through the real app, as a browser would. */
-export async function createBenchUser(databaseUrl: string): Promise<BenchUser> {
+export async function createBenchUser(databaseUrl: string, options: { superuser?: boolean } = {}): Promise<BenchUser> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench-password-long-enough';
   const database = openPostgres(databaseUrl, { poolSize: 2 });
@@ -68,7 +68,7 @@ export async function createBenchUser(databaseUrl: string): Promise<BenchUser> {
       hashedPassword: await hashPassword(password),
       fullName: 'Bench User',
       isActive: true,
-      isSuperuser: false,
+      isSuperuser: options.superuser ?? false,
     });
     const response = await app.inject({
       method: 'POST',

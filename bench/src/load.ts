@@ -24,7 +24,7 @@ export interface LoadResult {
   connections: number;
 }
 
-async function fire(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
+export async function fire(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url: spec.url,
     method: spec.method,
@@ -91,6 +91,22 @@ export async function measure(
       postgresCpuMs: postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
     },
   };
+}
+
+/** Load spread over several paths of one server, measured by nothing: warms its code up. */
+export async function warmUp(
+  base: string,
+  paths: string[],
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<void> {
+  await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: paths.map((path) => ({ method: 'GET' as const, path: `${new URL(base).pathname}${path}`, headers })),
+  });
 }
 
 /** One request before the load, so a broken setup fails loudly instead of benchmarking 401s. */

@@ -1,5 +1,6 @@
-import type { HashRunResult, TargetStats } from './protocol.js';
+import type { ListRun, ListsRuns } from './lists-run.js';
 import type { Measurement } from './load.js';
+import type { HashRunResult, TargetStats } from './protocol.js';
 
 export interface ScenarioResult {
   id: 'floor' | 'users-me' | 'login-floor' | 'login' | 'argon2id';
@@ -145,5 +146,53 @@ export function formatChecks(checks: readonly TargetCheck[]): string {
       const verdict = check.pass === null ? 'REF ' : check.pass ? 'PASS' : 'MISS';
       return `${verdict}  ${check.name.padEnd(width)}  ${check.measured}`;
     })
+    .join('\n');
+}
+
+/** Which of a list's explained queries reads the page and which the count. */
+function explainedMs(run: ListRun, kind: 'page' | 'count'): number | null {
+  const query = run.explained.find((explained) => /row_counts|count\(/.test(explained.sql) === (kind === 'count'));
+  return query?.executionMs ?? null;
+}
+
+/**
+ * Each list scenario at both sizes: req/s, latency, and how long PostgreSQL took for the page and
+ * the count at the large size (EXPLAIN ANALYZE, server time only).
+ */
+export function formatLists(lists: ListsRuns): string {
+  const [small, large] = lists.fixtures.map((fixture) => fixture.rows);
+  return table(
+    [
+      'list scenario',
+      `req/s ${small}`,
+      `req/s ${large}`,
+      'ratio',
+      `p99 ms ${small}`,
+      `p99 ms ${large}`,
+      'page ms',
+      'count ms',
+      'failed',
+    ],
+    lists.runs.map((run) => [
+      `${run.scenario.label}${run.scenario.targeted ? '' : ' (no target)'}`,
+      run.small.requestsPerSecond.toFixed(0),
+      run.large.requestsPerSecond.toFixed(0),
+      (run.large.requestsPerSecond / run.small.requestsPerSecond).toFixed(2),
+      fixed(run.small.p99Ms),
+      fixed(run.large.p99Ms),
+      fixed(explainedMs(run, 'page'), 2),
+      fixed(explainedMs(run, 'count'), 2),
+      String(run.small.non2xx + run.small.errors + run.large.non2xx + run.large.errors),
+    ]),
+  );
+}
+
+/** One line per explained query: the plan's top node and what it read. */
+export function formatPlans(lists: ListsRuns): string {
+  return lists.runs
+    .flatMap((run) => [
+      `${run.scenario.label}: ${run.paths[1]}`,
+      ...run.explained.map((query) => `  ${query.executionMs.toFixed(2).padStart(7)} ms  ${query.summary}`),
+    ])
     .join('\n');
 }

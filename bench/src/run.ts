@@ -1,16 +1,28 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { measureEmbedded, type EmbeddedRuns } from './embedded.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUser } from './fixture.js';
+import { runLists, type ListsRuns } from './lists-run.js';
 import { checkOnce, measure, type LoadSpec, type Measurement } from './load.js';
 import type { HashRunResult } from './protocol.js';
-import { formatChecks, formatDiagnosis, formatResults, hashResult, httpResult, type ScenarioResult } from './report.js';
+import {
+  formatChecks,
+  formatDiagnosis,
+  formatLists,
+  formatPlans,
+  formatResults,
+  hashResult,
+  httpResult,
+  type ScenarioResult,
+} from './report.js';
 import { loadSettings, type BenchSettings } from './settings.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
-import { checkTargets } from './targets-check.js';
+import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
 /**
  * `npm run bench`: the floor, our users/me, our login and the raw argon2id rate, one after another
- * against one fresh database on one PostgreSQL server, each target in a process of its own.
+ * against one fresh database on one PostgreSQL server, each target in a process of its own; then
+ * every list at 1 000 and 100 000 rows, and the embedded server's start and memory.
  */
 
 const out = (text = '') => process.stdout.write(`${text}\n`);
@@ -32,6 +44,8 @@ interface Runs {
   login?: Measurement;
   /** Raw hash runs: one right before login (when both run) and one after, to bracket it. */
   hashes: HashRunResult[];
+  lists?: ListsRuns;
+  embedded?: EmbeddedRuns;
 }
 
 interface ScenarioContext {
@@ -79,7 +93,12 @@ async function hashScenario(settings: BenchSettings): Promise<HashRunResult> {
   }
 }
 
-async function runScenarios(settings: BenchSettings, database: BenchDatabase, user: BenchUser): Promise<Runs> {
+async function runScenarios(
+  settings: BenchSettings,
+  database: BenchDatabase,
+  user: BenchUser,
+  track: (database: BenchDatabase) => void,
+): Promise<Runs> {
   const selected = new Set(settings.scenarios);
   const bearer = { authorization: `Bearer ${user.token}` };
   const probe = startTarget('idle-probe', { env: {} });
@@ -88,7 +107,7 @@ async function runScenarios(settings: BenchSettings, database: BenchDatabase, us
   const runs: Runs = { hashes: [] };
 
   if (selected.has('floor')) {
-    out(`floor: bare Fastify + jose + pg, ${settings.connections} connections ...`);
+    out(`floor: bare Fastify + fast-jwt + pg, ${settings.connections} connections ...`);
     runs.floor = await httpScenario(
       context,
       'floor',
@@ -159,14 +178,31 @@ async function runScenarios(settings: BenchSettings, database: BenchDatabase, us
     runs.hashes.push(await hashScenario(settings));
   }
 
+  if (selected.has('lists')) {
+    const [small, large] = settings.listRows;
+    out(`lists at ${small} and ${large} rows, ${settings.connections} connections ...`);
+    runs.lists = await runLists({ settings, track, out });
+  }
+
   await probe.stop();
+
+  // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
+  if (selected.has('embedded')) {
+    out('embedded server: `npm run serve -w apps/server` to the first 200 on /readyz, then idle ...');
+    runs.embedded = await measureEmbedded({
+      newRuns: settings.embeddedNewRuns,
+      existingRuns: settings.embeddedExistingRuns,
+      idleSeconds: settings.embeddedIdleSeconds,
+      log: out,
+    });
+  }
   return runs;
 }
 
 function toResults(runs: Runs): ScenarioResult[] {
   const floorRate = runs.floor?.load.requestsPerSecond ?? null;
   const results: ScenarioResult[] = [];
-  if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + jose + pg', runs.floor, floorRate));
+  if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + fast-jwt + pg', runs.floor, floorRate));
   if (runs.usersMe) results.push(httpResult('users-me', 'GET /api/v1/users/me', runs.usersMe, floorRate));
   if (runs.loginFloor) {
     results.push(httpResult('login-floor', 'login floor: Fastify + argon2id + pg', runs.loginFloor, null));
@@ -193,15 +229,17 @@ async function main(): Promise<void> {
   );
 
   const database = await createBenchDatabase(settings.databaseUrl);
+  const databases = [database];
+  const dropAll = () => Promise.all(databases.map((each) => each.drop()));
   let interrupted = false;
   const stopOnSignal = () => {
     // Ctrl-C reaches us twice (from the terminal and relayed by tsx): a second default SIGINT would
     // kill the process before the database is dropped.
     if (interrupted) return;
     interrupted = true;
-    out('\ninterrupted: stopping targets and dropping the bench database');
+    out('\ninterrupted: stopping targets and dropping the bench databases');
     void stopAllTargets()
-      .then(() => database.drop())
+      .then(dropAll)
       .finally(() => process.exit(130));
   };
   process.on('SIGINT', stopOnSignal);
@@ -210,31 +248,55 @@ async function main(): Promise<void> {
   let runs: Runs;
   try {
     const user = await createBenchUser(database.url);
-    runs = await runScenarios(settings, database, user);
+    runs = await runScenarios(settings, database, user, (each) => databases.push(each));
   } finally {
     await stopAllTargets();
-    await database.drop();
+    await dropAll();
   }
   const loadAfter = os.loadavg();
   const results = toResults(runs);
-  const checks = checkTargets(runs);
+  const checks = [
+    ...checkTargets(runs),
+    ...(runs.lists ? checkListTargets(runs.lists) : []),
+    ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
+  ];
 
   out();
-  out(formatResults(results));
+  if (results.length > 0) out(formatResults(results));
+  if (runs.lists) {
+    out();
+    out(formatLists(runs.lists));
+    out();
+    out(`EXPLAIN (ANALYZE, BUFFERS) at ${runs.lists.fixtures[1].rows} rows, the plan's top node and what it read:`);
+    out(formatPlans(runs.lists));
+  }
   if (checks.length > 0) {
     out();
     out(formatChecks(checks));
   }
-  out();
-  out(formatDiagnosis(results));
-  const failed = results.filter((result) => result.failures > 0);
-  if (failed.length > 0) {
-    out(`\nWARNING: non-2xx answers or socket errors in: ${failed.map((result) => result.label).join(', ')}`);
+  if (results.length > 0) {
+    out();
+    out(formatDiagnosis(results));
   }
+  const failed = [
+    ...results.filter((result) => result.failures > 0).map((result) => result.label),
+    ...(runs.lists?.runs ?? []).flatMap((run) =>
+      (
+        [
+          ['small', run.small],
+          ['large', run.large],
+        ] as const
+      )
+        .filter(([, load]) => load.non2xx + load.errors > 0)
+        .map(([size, load]) => `${run.scenario.label} (${size}: ${load.non2xx} non-2xx, ${load.errors} errors)`),
+    ),
+  ];
   if (results.some((result) => !result.target.peakRssSinceReset)) {
     out('* the kernel did not reset VmHWM for this target: its peak RSS covers its whole life');
   }
   out(`load average after: ${loadText(loadAfter)}`);
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  out(`total run time: ${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`);
 
   const resultsDir = new URL('../results/', import.meta.url);
   mkdirSync(resultsDir, { recursive: true });
@@ -252,10 +314,31 @@ async function main(): Promise<void> {
     },
     settings: { ...settings, databaseUrl: withoutPassword(settings.databaseUrl) },
     results,
+    lists: runs.lists && {
+      fixtures: runs.lists.fixtures,
+      scenarios: runs.lists.runs.map((run) => ({
+        id: run.scenario.id,
+        label: run.scenario.label,
+        targeted: run.scenario.targeted,
+        paths: run.paths,
+        small: run.small,
+        large: run.large,
+        ratio: run.large.requestsPerSecond / run.small.requestsPerSecond,
+        explained: run.explained,
+      })),
+    },
+    embedded: runs.embedded,
     targets: checks,
+    failed,
+    totalSeconds: seconds,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   out(`results: ${file.pathname}`);
+  // A benchmark of error answers is no benchmark: say so, and fail the run.
+  if (failed.length > 0) {
+    out(`\nFAILED: non-2xx answers or socket errors in: ${failed.join('; ')}`);
+    process.exit(1);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 /** What a run measures and for how long; every knob is an environment variable. */
-export const SCENARIOS = ['floor', 'users-me', 'login-floor', 'login', 'argon2id'] as const;
+export const SCENARIOS = ['floor', 'users-me', 'login-floor', 'login', 'argon2id', 'lists', 'embedded'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchSettings {
@@ -15,6 +15,19 @@ export interface BenchSettings {
   loginConnections: number;
   /** Parallel hashes in the raw argon2id run: the size of the libuv pool the server hashes on. */
   hashConcurrency: number;
+  /**
+   * Each list scenario runs at both sizes in turn, `listRounds` windows of `listDurationSeconds`
+   * each, after a warm-up of `listWarmupSeconds` at each size.
+   */
+  listRounds: number;
+  listDurationSeconds: number;
+  listWarmupSeconds: number;
+  /** The two sizes every listed table is filled to; the second is judged against the first. */
+  listRows: [small: number, large: number];
+  /** Embedded starts on a new data folder, then on the existing one, and the idle time before RSS is read. */
+  embeddedNewRuns: number;
+  embeddedExistingRuns: number;
+  embeddedIdleSeconds: number;
 }
 
 const DEFAULT_DATABASE_URL = 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -51,5 +64,15 @@ export function loadSettings(): BenchSettings {
     connections: positiveNumber('BENCH_CONNECTIONS', 32, true),
     loginConnections: positiveNumber('BENCH_LOGIN_CONNECTIONS', 16, true),
     hashConcurrency: positiveNumber('UV_THREADPOOL_SIZE', LIBUV_DEFAULT_POOL_SIZE, true),
+    listRounds: positiveNumber('BENCH_LIST_ROUNDS', 3, true),
+    listDurationSeconds: positiveNumber('BENCH_LIST_DURATION_SECONDS', 2, false),
+    listWarmupSeconds: positiveNumber('BENCH_LIST_WARMUP_SECONDS', 1, false),
+    listRows: [
+      positiveNumber('BENCH_LIST_SMALL_ROWS', 1_000, true),
+      positiveNumber('BENCH_LIST_LARGE_ROWS', 100_000, true),
+    ],
+    embeddedNewRuns: positiveNumber('BENCH_EMBEDDED_NEW_RUNS', 2, true),
+    embeddedExistingRuns: positiveNumber('BENCH_EMBEDDED_EXISTING_RUNS', 3, true),
+    embeddedIdleSeconds: positiveNumber('BENCH_EMBEDDED_IDLE_SECONDS', 10, false),
   };
 }

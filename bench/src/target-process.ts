@@ -36,8 +36,10 @@ export function startTarget(
   const profileDir = process.env.BENCH_PROFILE_DIR;
   // For investigating a miss: a V8 CPU profile per scenario, written when the target exits.
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, options.scenario ?? name)}`] : [];
+  // For investigating: more node flags for every target (e.g. --trace-gc, which NODE_OPTIONS refuses).
+  const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const child = fork(entry, options.args ?? [], {
-    execArgv: ['--conditions=source', '--import', 'tsx', ...profile],
+    execArgv: ['--conditions=source', '--import', 'tsx', ...profile, ...extra],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { apiLogin, expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
 
-/** The contact inbox and the audit log of /admin (beyond SPEC.md), as a superuser uses them. */
+/** The contact inbox and the audit log of /admin (ADM-INBOX-1, ADM-AUDIT-1: beyond the product specification), as a superuser uses them. */
 
 async function openTab(page: Page, name: RegExp | string) {
   await page.getByRole('tab', { name }).click();
@@ -103,12 +103,19 @@ test('the audit log shows the changes just made, by actor, with before and after
     .getByRole('button', { name: admin.email })
     .click();
   await expect(page.getByText(`Actor: ${admin.email}`)).toBeVisible();
+  // The filter does not open the row's detail as well.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByText('1–3 of 3')).toBeVisible();
   await page.getByLabel('Action', { exact: true }).selectOption('role.update');
   await expect(page.getByText('1–1 of 1')).toBeVisible();
 
-  await page.getByRole('row').filter({ hasText: role.id }).click();
+  // The target is named by its values, its id kept for the detail.
+  await page
+    .getByRole('row')
+    .filter({ hasText: `role ${roleName}_v2` })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'role.update' });
+  await expect(dialog).toContainText(role.id);
   const nameRow = dialog.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^name/ }) });
   await expect(nameRow).toContainText(roleName);
   await expect(nameRow).toContainText(`${roleName}_v2`);

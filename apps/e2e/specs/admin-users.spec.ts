@@ -5,7 +5,7 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/users$/);
   const tabs = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab');
-  // The six of the spec, then the contact inbox (with its unread count) and the audit log.
+  // The six of ADM-LAYOUT-1, then the contact inbox (with its unread count) and the audit log.
   await expect(tabs).toHaveText([
     'Users',
     'Roles',
@@ -187,11 +187,11 @@ test('a superuser cannot delete, deactivate or demote themselves: the controls s
   const headers = { authorization: `Bearer ${token}` };
   const remove = await request.delete(`/api/v1/users/${admin.id}`, { headers });
   expect(remove.status()).toBe(400);
-  expect(await remove.json()).toEqual({ detail: 'You cannot delete your own account' });
+  expect(await remove.json()).toEqual({ detail: 'You cannot delete your own account', code: 'bad_request' });
   const demote = await request.patch(`/api/v1/users/${admin.id}`, { headers, data: { is_superuser: false } });
-  expect(await demote.json()).toEqual({ detail: 'You cannot change your own superuser status' });
+  expect(await demote.json()).toEqual({ detail: 'You cannot change your own superuser status', code: 'bad_request' });
   const deactivate = await request.patch(`/api/v1/users/${admin.id}`, { headers, data: { is_active: false } });
-  expect(await deactivate.json()).toEqual({ detail: 'You cannot deactivate your own account' });
+  expect(await deactivate.json()).toEqual({ detail: 'You cannot deactivate your own account', code: 'bad_request' });
 
   // Another superuser's controls are live.
   const other = await createAccount({ isSuperuser: true });

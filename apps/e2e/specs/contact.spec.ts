@@ -13,7 +13,7 @@ async function fillValidForm(page: Page, email: string) {
   await page.getByLabel('Message').fill('We would like a demo of Studio for our analytics team.');
 }
 
-test('the contact form validates on blur with the section 5 messages', async ({ page }) => {
+test('the contact form validates on blur with the CONTACT-VALID-1 messages', async ({ page }) => {
   await page.goto('/contact');
   await expect(page.getByRole('heading', { name: 'Contact Us' })).toBeVisible();
   const cases = [

@@ -18,7 +18,7 @@ async function tabNames(page: Page): Promise<string[]> {
   return page.getByRole('tablist', { name: 'Settings' }).getByRole('tab').allInnerTexts();
 }
 
-test('the tabs are in the spec’s order, each at its own URL, reloadable and reachable with Back', async ({
+test('the tabs are in the SET-TABS-1 order, each at its own URL, reloadable and reachable with Back', async ({
   page,
   createAccount,
   signIn,
@@ -50,7 +50,7 @@ test('a superuser has no Danger zone, and its URL goes to the profile', async ({
   await expect.poll(() => tabNames(page)).toEqual(PLAIN_TABS.slice(0, 5));
 });
 
-test('the profile edits name and e-mail with the section 5 rules, and Cancel keeps what was there', async ({
+test('the profile edits name and e-mail with the SET-PROFILE-2 rules, and Cancel keeps what was there', async ({
   page,
   createAccount,
   signIn,
@@ -65,6 +65,7 @@ test('the profile edits name and e-mail with the section 5 rules, and Cancel kee
   const name = page.getByLabel('Full name');
   const email = page.getByLabel('Email');
   await expect(save).toBeDisabled();
+  const saveBefore = await save.boundingBox();
 
   await name.fill('A name that is much longer than thirty characters');
   await name.blur();
@@ -73,6 +74,8 @@ test('the profile edits name and e-mail with the section 5 rules, and Cancel kee
   await email.blur();
   await expect(email).toHaveAccessibleDescription('Email is required');
   await expect(save).toBeDisabled();
+  // The messages fill lines kept for them: the buttons under the fields do not move.
+  expect(await save.boundingBox()).toEqual(saveBefore);
   await email.fill('not-an-address');
   await email.blur();
   await expect(email).toHaveAccessibleDescription('Invalid email address');
@@ -98,7 +101,7 @@ test('the profile edits name and e-mail with the section 5 rules, and Cancel kee
   expect(stored.email).toBe(newEmail);
 });
 
-test('the password changes with the section 5 messages, and this session stays signed in', async ({
+test('the password changes with the AUTH-VALID messages, and this session stays signed in', async ({
   page,
   request,
   createAccount,
@@ -178,11 +181,15 @@ test('a download role gives a button whose file arrives under its server-given n
     data: [],
   });
   expect(revoked.status()).toBe(200);
-  const alerted = page.waitForEvent('dialog');
+  // The handler answers the alert as it opens: awaiting the dialog and accepting it afterwards
+  // raced the page's own events under load and once hung until the test's timeout.
+  const alerts: string[] = [];
+  page.once('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
   await page.getByRole('button', { name: label }).click();
-  const dialog = await alerted;
-  expect(dialog.message()).toBe('You are not authorized to download this file.');
-  await dialog.accept();
+  await expect.poll(() => alerts).toEqual(['You are not authorized to download this file.']);
 });
 
 test('deleting the account asks first, then ends at /login with the account gone', async ({

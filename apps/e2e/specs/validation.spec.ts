@@ -16,7 +16,7 @@ async function expectValidOnBlur(field: Locator, value: string) {
   await expect(field).toHaveAttribute('aria-invalid', 'false');
 }
 
-test('signup validates every field on blur with the section 5 messages', async ({ page }) => {
+test('signup validates every field on blur with the AUTH-SIGNUP-2 and AUTH-VALID messages', async ({ page }) => {
   await page.goto('/signup');
   const fullName = page.getByLabel('Full Name');
   const email = page.getByLabel('Email');

@@ -10,7 +10,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const webDistDir = path.join(repoRoot, 'apps/web/dist');
 const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
 
-function freePort(): Promise<number> {
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

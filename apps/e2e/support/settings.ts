@@ -56,3 +56,28 @@ export async function grantDownload(
   expect(assigned.status(), await assigned.text()).toBe(200);
   return { file, storedName };
 }
+
+/**
+ * Saves a sandbox test card for `account` and subscribes it to `plan`, through the API as the card
+ * dialog and the Subscribe button would: the account then has a card, a current plan and a billing row.
+ */
+export async function subscribeThroughApi(request: APIRequestContext, account: TestAccount, plan: TestPlan) {
+  const token = await apiLogin(request, account.email, account.password);
+  const headers = { authorization: `Bearer ${token}` };
+  const card = await request.post('/api/v1/subscriptions/sandbox/payment-methods', {
+    headers,
+    data: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' },
+  });
+  expect(card.status(), await card.text()).toBe(201);
+  const { id } = (await card.json()) as { id: string };
+  const saved = await request.post('/api/v1/subscriptions/payment-methods', {
+    headers,
+    data: { provider_payment_method_id: id, is_default: true },
+  });
+  expect(saved.status(), await saved.text()).toBe(201);
+  const subscribed = await request.post(`/api/v1/subscriptions/subscribe/${plan.id}`, {
+    headers,
+    data: { payment_method_id: id },
+  });
+  expect(subscribed.ok(), await subscribed.text()).toBe(true);
+}

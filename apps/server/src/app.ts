@@ -1,39 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { BODY_LIMITS } from './lib/body-limits.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { deriveKey } from './lib/keys.js';
-import { createSecretBox } from './lib/secret-box.js';
+import { createMetrics } from './lib/metrics.js';
+import { connectRedis } from './lib/redis.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
-import { createAuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createCredentialsHousekeeping } from './modules/auth/housekeeping.js';
-import { createBilling } from './modules/billing/billing.module.js';
-import { createSessionService } from './modules/auth/sessions.service.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
-import { createAuthzService } from './modules/authz/authz.service.js';
+import { paymentMethodsRoutes } from './modules/billing/payment-methods.routes.js';
+import { plansRoutes } from './modules/billing/plans.routes.js';
+import { sandboxRoutes } from './modules/billing/sandbox.routes.js';
+import { subscriptionsRoutes } from './modules/billing/subscriptions.routes.js';
+import { webhooksRoutes } from './modules/billing/webhooks.routes.js';
 import { contactRoutes } from './modules/contact/contact.routes.js';
-import { createContactService } from './modules/contact/contact.service.js';
 import { filesRoutes } from './modules/files/files.routes.js';
-import { createFilesService } from './modules/files/files.service.js';
-import { createLogTransport, createSmtpTransport, type MailTransport } from './modules/mail/mail.transport.js';
-import { createOutboxWorker } from './modules/mail/outbox.worker.js';
-import { createTenantPools } from './modules/tenants/tenant-pools.js';
+import { createServices, type Services } from './modules/index.js';
+import type { MailTransport } from './modules/mail/mail.transport.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
-import { createTenantsService } from './modules/tenants/tenants.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
-import { createUsersService } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
+import { drainingPlugin } from './plugins/draining.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { nulGuardPlugin } from './plugins/nul-guard.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { logCompletedRequest, REQUEST_ID_HEADER, requestIdGenerator, requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { readInlineScriptHashes, staticPlugin } from './plugins/static.js';
 import { tenantContextPlugin } from './plugins/tenant-context.js';
@@ -48,23 +45,43 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
 }
 
-/** Largest JSON or form body the API accepts; bigger ones get a 413. */
-const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Every schema is a zod schema, compiled by the zod type provider. Naming its compilers when the
+ * instance is made keeps Fastify from loading its default ones (Ajv and fast-json-stringify) only to
+ * have them replaced: a quarter of buildApp's time at start, and their memory. Fastify's types
+ * describe Ajv's factories; at run time a factory returns whatever compiler it likes.
+ */
+const zodCompilers = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
 
 /**
  * Builds the whole server without listening: server.ts listens, tests call `inject()`.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const metrics = createMetrics({ enabled: config.metricsToken !== undefined });
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      // Nothing secret is logged on purpose (requests are logged without headers or bodies); these
+      // catch an object logged whole by mistake: credentials, tokens, card data, tenant database URLs.
       redact: {
         paths: [
           'req.headers.authorization',
           'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          '*.authorization',
+          '*.cookie',
           '*.password',
           '*.new_password',
+          '*.current_password',
+          '*.confirm_password',
           '*.token',
+          '*.access_token',
+          '*.client_secret',
+          '*.secret',
+          '*.dburl',
           '*.number',
           '*.cvc',
         ],
@@ -72,8 +89,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
+    // One line per request, written by the request-log plugin, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
-    bodyLimit: BODY_LIMIT_BYTES,
+    // Routes that take more declare their own (lib/body-limits.ts); bigger bodies get a 413.
+    bodyLimit: BODY_LIMITS.default,
     // A body trickled in byte by byte must not hold a connection for ever. Node reads these deadlines
     // when the server is created (setting them afterwards has no effect) and checks them every
     // `connectionsCheckingInterval`, which is kept well under them.
@@ -83,110 +103,92 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
     },
-    genReqId: () => randomUUID(),
+    // Closing (src/shutdown.ts) stops accepting connections, closes the idle ones and waits for the
+    // requests in flight; a request that reaches the server while it closes is still served (with
+    // `Connection: close`) rather than answered 503, which nginx would not retry for a POST.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    genReqId: requestIdGenerator(config.trustProxy),
+    schemaController: { compilersFactory: zodCompilers },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
-    frameworkErrors: frameworkErrorHandler,
+    // The router's own errors (a malformed URL) run no hook: they get the request id, their log line
+    // and their count here.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      frameworkErrorHandler(error, request, reply);
+      logCompletedRequest(request, reply);
+      metrics.observeRequest(request, reply);
+    },
   });
   // The API speaks JSON and forms only: any other body type is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
 
-  const { db } = deps.database;
-  const clock = deps.clock ?? systemClock;
-  const transport =
-    deps.mailTransport ?? (config.smtp ? createSmtpTransport(config, config.smtp) : createLogTransport(app.log));
-  const outbox = createOutboxWorker({
-    db,
-    transport,
-    clock,
-    config: config.outbox,
+  // One Redis client for the process when REDIS_URL is set: rate limits, the login throttle and
+  // /readyz use it (decision 020). It connects once the app is ready and reconnects by itself.
+  const redis = config.redis ? connectRedis(config.redis, app.log) : undefined;
+  const services = createServices(config, {
+    db: deps.database.db,
+    clock: deps.clock ?? systemClock,
     log: app.log,
-    // `auth` is built below; the worker first runs once the app is ready.
-    composeQueuedMail: () => auth.resolveRecoveryRequests(),
+    mailTransport: deps.mailTransport,
+    redis,
+    metrics,
   });
-  const wakeMailer = () => outbox.wake();
-
-  const audit = createAuditService({ db, clock });
-  const authz = createAuthzService({ db, clock, audit });
-  // Superusers hold every permission; others those of their roles, looked up per request.
-  const { hasPermission } = authz;
-
-  const sessions = createSessionService({ db, config, clock });
-  const auth = createAuthService({ db, config, clock, sessions, wakeMailer, log: app.log });
-  const billing = createBilling({ db, clock, config, log: app.log, hasPermission });
-  const users = createUsersService({
-    db,
-    config,
-    clock,
-    sessions,
-    wakeMailer,
-    hasPermission,
-    audit,
-    beforeDelete: billing.subscriptions.closeAccount,
-  });
-  const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
-  const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
-  const tenantPools = createTenantPools({
-    config: config.tenantDatabases,
-    openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
-    log: app.log,
-  });
-  const tenants = createTenantsService({
-    db,
-    clock,
-    config,
-    secrets: tenantSecrets,
-    pools: tenantPools,
-    audit,
-    log: app.log,
-  });
-  const contact = createContactService({ db, config, clock, wakeMailer, audit });
-
-  const housekeeping = createCredentialsHousekeeping({ db, clock, log: app.log });
-
-  app.decorate('outbox', outbox);
-  app.decorate('tenantPools', tenantPools);
-  app.decorate('renewals', billing.renewals);
+  app.decorate('services', services);
   app.addHook('onReady', async () => {
-    outbox.start();
-    housekeeping.start();
-    billing.renewals.start();
+    await redis?.connect();
+    services.start();
   });
   app.addHook('onClose', async () => {
-    housekeeping.stop();
-    await billing.renewals.stop();
-    await outbox.stop();
-    await tenantPools.closeAll();
+    await services.stop();
+    await redis?.close();
   });
 
+  await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(drainingPlugin);
   await app.register(securityHeadersPlugin, {
     servedOverHttps: config.frontendHost.startsWith('https://'),
     inlineScriptHashes: readInlineScriptHashes(config.webDistDir),
+    allowStripe: config.billing.provider === 'stripe',
   });
-  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(formbody, { bodyLimit: BODY_LIMITS.default });
   await app.register(jsonBodyPlugin);
   await app.register(nulGuardPlugin);
-  await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin, { redis });
   await app.register(swaggerPlugin);
-  await app.register(healthPlugin, { database: deps.database, outboxBacklog: () => outbox.backlog() });
+  await app.register(healthPlugin, { database: deps.database, redis, outboxBacklog: services.outbox.backlog });
+  await app.register(metricsPlugin, {
+    metrics,
+    token: config.metricsToken,
+    database: deps.database,
+    outboxBacklog: services.outbox.backlog,
+    tenantPools: services.tenantPools.stats,
+  });
 
   await app.register(
     async (api) => {
       // JSON answers over 1 KiB (lists, mostly) go out compressed; static files have their own
       // precompressed copies, and downloads opt out (Range needs the bytes as stored).
       await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-      await api.register(authPlugin, { sessions, hasPermission });
-      await api.register(tenantContextPlugin, { resolveTenant: tenants.resolveContext });
-      await api.register(authRoutes, { auth, config });
-      await api.register(usersRoutes, { users, config });
-      await api.register(authzRoutes, { authz });
-      await api.register(auditRoutes, { audit });
-      await api.register(filesRoutes, { files });
-      await api.register(tenantsRoutes, { tenants });
-      await api.register(contactRoutes, { contact, config });
-      await api.register(billing.routes);
+      await api.register(authPlugin, {
+        authenticate: services.sessions.authenticate,
+        hasPermission: services.authz.hasPermission,
+      });
+      await api.register(tenantContextPlugin, { resolveTenant: services.tenants.resolveContext });
+      await api.register(authRoutes, { auth: services.auth, config });
+      await api.register(usersRoutes, { users: services.users, config });
+      await api.register(authzRoutes, { authz: services.authz });
+      await api.register(auditRoutes, { audit: services.audit });
+      await api.register(filesRoutes, { files: services.files });
+      await api.register(tenantsRoutes, { tenants: services.tenants });
+      await api.register(contactRoutes, { contact: services.contact, config });
+      const { billing } = services;
+      await api.register(plansRoutes, { plans: billing.plans });
+      await api.register(paymentMethodsRoutes, { paymentMethods: billing.paymentMethods });
+      await api.register(subscriptionsRoutes, { subscriptions: billing.subscriptions });
+      await api.register(sandboxRoutes, { sandbox: billing.sandbox, customers: billing.customers });
+      await api.register(webhooksRoutes, { webhooks: billing.webhooks });
     },
     { prefix: API_PREFIX },
   );
@@ -197,9 +199,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
 declare module 'fastify' {
   interface FastifyInstance {
-    outbox: ReturnType<typeof createOutboxWorker>;
-    /** Open tenant database pools (tests and health checks look at them). */
-    tenantPools: ReturnType<typeof createTenantPools>;
-    renewals: ReturnType<typeof createBilling>['renewals'];
+    /** Every service, as createServices built them (set once, before any route). */
+    services: Services;
   }
 }

@@ -46,10 +46,31 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, SECRET_KEY: strongSecret }).secretKey).toBe(strongSecret);
   });
 
+  it('drains for 5 s (none in local) and gives up after 30 s by default; the give-up must come after the drain', () => {
+    const dir = dataDir();
+    const staging = { ENVIRONMENT: 'staging', SECRET_KEY: strongSecret, FIRST_SUPERUSER_PASSWORD: 'a-real-password' };
+    expect(loadConfig(staging).shutdown).toEqual({ drainMs: 5_000, timeoutMs: 30_000 });
+    expect(loadConfig({ ...staging, SHUTDOWN_DRAIN_MS: '' }).shutdown.drainMs).toBe(5_000);
+    expect(loadConfig({ ...staging, SHUTDOWN_DRAIN_MS: '0' }).shutdown.drainMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: dir }).shutdown).toEqual({ drainMs: 0, timeoutMs: 30_000 });
+    expect(loadConfig({ DATA_DIR: dir, SHUTDOWN_DRAIN_MS: '2500' }).shutdown.drainMs).toBe(2_500);
+    expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_DRAIN_MS: '30000' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_DRAIN_MS: '-1' })).toThrow(ConfigError);
+  });
+
   it('refuses a default first-superuser password outside local', () => {
     const base = { ENVIRONMENT: 'staging', SECRET_KEY: strongSecret };
     expect(() => loadConfig(base)).toThrow(/FIRST_SUPERUSER_PASSWORD/);
     expect(() => loadConfig({ ...base, FIRST_SUPERUSER_PASSWORD: 'changethis' })).toThrow(/FIRST_SUPERUSER_PASSWORD/);
+  });
+
+  it('leaves /metrics off unless METRICS_TOKEN is set, and refuses a short or spaced token', () => {
+    const base = { SECRET_KEY: strongSecret, DATA_DIR: dataDir() };
+    expect(loadConfig(base).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...base, METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'changethis' })).toThrow(/METRICS_TOKEN: must be at least 16/);
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'two halves of a long token' })).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig({ ...base, METRICS_TOKEN: ' 0123456789abcdef0123 ' }).metricsToken).toBe('0123456789abcdef0123');
   });
 
   it('requires SMTP in production so recovery links never go to the log', () => {
@@ -78,6 +99,30 @@ describe('loadConfig', () => {
     const listed = loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: 'DB1.internal, *.tenants.example.com,10.0.0.7' });
     expect(listed.tenantDatabases.allowedHosts).toEqual(['db1.internal', '*.tenants.example.com', '10.0.0.7']);
     expect(() => loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: 'db1, http://db2/' })).toThrow(/TENANT_DB_HOSTS/);
+  });
+
+  it('counts limits in memory unless REDIS_URL names a Redis, and never echoes its password when refused', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).redis).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: ' ' }).redis).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'rediss://:pw@cache.internal:6380/2' }).redis).toEqual({
+      url: 'rediss://:pw@cache.internal:6380/2',
+      keyPrefix: 'dataplatform:',
+    });
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://127.0.0.1', REDIS_KEY_PREFIX: 'staging:dp:' }).redis
+        ?.keyPrefix,
+    ).toBe('staging:dp:');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'has space' })).toThrow(
+      /REDIS_KEY_PREFIX/,
+    );
+    let message = '';
+    try {
+      loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'http://user:hunter2-secret@cache.internal' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/REDIS_URL/);
+    expect(message).not.toMatch(/hunter2/);
   });
 
   it('parses SMTP flags and strips the trailing slash of FRONTEND_HOST', () => {

@@ -23,6 +23,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1 to 100 letters, digits or _ . : -')
+    .default('dataplatform:'),
   DATA_DIR: optionalString,
   FILES_DIR: optionalString,
   SECRET_KEY: optionalString,
@@ -44,8 +49,17 @@ const EnvSchema = z.object({
   EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
   EMAILS_FROM_NAME: z.string().default('Data Platform'),
   TRUST_PROXY: booleanFromEnv.default(false),
+  METRICS_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
   MAIL_RETRY_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
+  SHUTDOWN_DRAIN_MS: optionalString.pipe(z.coerce.number<string>().int().min(0).max(600_000).optional()),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   WEB_DIST_DIR: optionalString,
   CONTACT_NOTIFY_EMAIL: optionalString.pipe(z.email().optional()),
   TENANT_POOL_MAX: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -101,6 +115,11 @@ export interface Config {
   logLevel: string;
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * Where rate limits and the login throttle count (decision 020), shared by every instance. Unset:
+   * each process counts in its own memory.
+   */
+  redis: RedisConfig | undefined;
   dataDir: string;
   /** Downloadable files (`GET /files/download/{filename}`); defaults to `dataDir/files`. */
   filesDir: string;
@@ -122,9 +141,26 @@ export interface Config {
       }
     | undefined;
   emailsFrom: { email: string; name: string };
+  /**
+   * Behind a reverse proxy: the client address comes from `X-Forwarded-For`, and an incoming
+   * `X-Request-Id` is kept as the request id.
+   */
   trustProxy: boolean;
+  /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 021). */
+  metricsToken: string | undefined;
   /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
   requestTimeoutMs: number;
+  /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/022-graceful-shutdown-and-fleet.md). */
+  shutdown: {
+    /**
+     * How long the server keeps serving after the signal with /readyz answering 503, so that load
+     * balancers take it out of rotation before it stops accepting connections. Default 5 s; none in
+     * `local`, where nothing balances load and `npm run dev` restarts on every save.
+     */
+    drainMs: number;
+    /** Counted from the signal: past it the process gives up waiting and exits 1. */
+    timeoutMs: number;
+  };
   /** Where the built web app lives; the server serves it when the folder exists. */
   webDistDir: string;
   outbox: {
@@ -163,6 +199,13 @@ export interface Config {
     signupPerAccount: RateLimitRule;
     contactPerIp: RateLimitRule;
   };
+}
+
+export interface RedisConfig {
+  /** `redis://` or `rediss://` (TLS), with any user and password in it; never logged. */
+  url: string;
+  /** Put before every key, so several apps (or test runs) can share one Redis. */
+  keyPrefix: string;
 }
 
 export interface BillingConfig {
@@ -207,6 +250,11 @@ export const defaultRateLimits: Config['rateLimits'] = {
   signupPerAccount: { max: 3, windowMs: 60 * MINUTE },
   contactPerIp: { max: 5, windowMs: 15 * MINUTE },
 };
+
+/** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */
+export function uniformRateLimits(rule: RateLimitRule): Config['rateLimits'] {
+  return Object.fromEntries(Object.keys(defaultRateLimits).map((key) => [key, rule])) as Config['rateLimits'];
+}
 
 /**
  * In `local`, a missing SECRET_KEY is generated once and kept under DATA_DIR so sessions survive a
@@ -271,6 +319,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY outside local development');
     }
   }
+  // Nothing balances load in front of a local run (and `npm run dev` restarts on every save): no drain.
+  const drainMs = env.SHUTDOWN_DRAIN_MS ?? (env.ENVIRONMENT === 'local' ? 0 : 5_000);
+  if (env.SHUTDOWN_TIMEOUT_MS <= drainMs) {
+    throw new ConfigError('SHUTDOWN_TIMEOUT_MS must be longer than SHUTDOWN_DRAIN_MS');
+  }
   const secretKey = resolveSecretKey(env, dataDir);
   return {
     environment: env.ENVIRONMENT,
@@ -278,6 +331,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
+    redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX },
     dataDir,
     filesDir:
       env.FILES_DIR === undefined
@@ -301,7 +355,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           },
     emailsFrom: { email: env.EMAILS_FROM_EMAIL, name: env.EMAILS_FROM_NAME },
     trustProxy: env.TRUST_PROXY,
+    metricsToken: env.METRICS_TOKEN,
     requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    shutdown: { drainMs, timeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     webDistDir: env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     outbox: {
       pollIntervalMs: 2000,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { generatePassword } from './lib/crypto.js';
+import { isUniqueViolation } from './lib/errors.js';
 import { hashPassword } from './lib/passwords.js';
 import { findUserByEmail, insertUser } from './modules/users/users.repository.js';
 
@@ -13,12 +14,18 @@ export async function seedFirstSuperuser(db: Database, config: Config, log: Fast
   if (await findUserByEmail(db, config.firstSuperuser)) return;
   const generated = config.firstSuperuserPassword === undefined ? generatePassword() : undefined;
   const password = config.firstSuperuserPassword ?? generated!;
-  await insertUser(db, {
-    email: config.firstSuperuser,
-    hashedPassword: await hashPassword(password),
-    fullName: 'Administrator',
-    isSuperuser: true,
-  });
+  try {
+    await insertUser(db, {
+      email: config.firstSuperuser,
+      hashedPassword: await hashPassword(password),
+      fullName: 'Administrator',
+      isSuperuser: true,
+    });
+  } catch (error) {
+    // Several instances starting at once on a new database: another one created it meanwhile.
+    if (isUniqueViolation(error)) return;
+    throw error;
+  }
   log.info({ email: config.firstSuperuser }, 'first superuser created');
   if (generated) {
     // Deliberately on stdout, not in the structured log: shown once, at creation, in local only.

@@ -2,8 +2,12 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedFirstSuperuser } from './seed.js';
+import { shutDownGracefully } from './shutdown.js';
 
-/** The only file that listens: config, database, migrations, seed, then serve until a signal. */
+/**
+ * The only file that listens: config, database, migrations, seed, then serve until SIGTERM or
+ * SIGINT, which drain and close the server (src/shutdown.ts) and exit 0.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -24,16 +28,20 @@ async function main(): Promise<void> {
   const app = await buildApp(config, { database });
   await seedFirstSuperuser(database.db, config, app.log);
 
+  // A second signal changes nothing: a terminal's Ctrl-C reaches both npm and the server, and npm
+  // passes it on, so one keypress often arrives twice. SHUTDOWN_TIMEOUT_MS is the way out of a hang.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    app.log.info({ signal, ...config.shutdown }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdown.timeoutMs }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdown.timeoutMs);
     force.unref();
     try {
-      await app.close();
-      await database.close();
+      await shutDownGracefully(app, database, { drainMs: config.shutdown.drainMs });
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');

@@ -86,6 +86,6 @@ export async function getJson<T>(ctx: TestContext, user: TestUser, path: string)
 
 /** Raw SQL for assertions on what is stored; both drivers answer `{ rows }`. */
 export async function queryRows<T>(ctx: TestContext, query: SQL): Promise<T[]> {
-  const result = (await ctx.database.db.execute(query)) as unknown as { rows: T[] };
+  const result = (await ctx.database.db.execute(query)) as { rows: T[] };
   return result.rows;
 }

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPostgres, wrapPglite } from '../src/db/client.js';
+import { createPglite, openPostgres, wrapPglite } from '../src/db/client.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -42,7 +41,7 @@ export default async function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'dp-test-'));
   const dumpPath = path.join(dir, 'pglite.tar');
-  const client = await PGlite.create();
+  const client = await createPglite();
   const database = wrapPglite(client);
   await database.migrate();
   const dump = await client.dumpDataDir('none');

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { defaultRateLimits, loadConfig, type Config } from '../src/config.js';
-import { openPostgres, wrapPglite, type DatabaseHandle } from '../src/db/client.js';
+import { loadConfig, uniformRateLimits, type Config } from '../src/config.js';
+import { createPglite, openPostgres, wrapPglite, type DatabaseHandle } from '../src/db/client.js';
 import type { Clock } from '../src/lib/clock.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { insertUser, updateUser } from '../src/modules/users/users.repository.js';
@@ -65,15 +64,13 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { drop(): Pro
     };
   }
   const dump = readFileSync(inject('pgliteDumpPath'));
-  const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const client = await createPglite({ loadDataDir: new Blob([dump]) });
   const database = wrapPglite(client);
   return { ...database, drop: () => database.close() };
 }
 
 /** Budgets big enough that only the rate-limit tests ever meet them. */
-const generousRateLimits = Object.fromEntries(
-  Object.keys(defaultRateLimits).map((key) => [key, { max: 10_000, windowMs: 60_000 }]),
-) as unknown as Config['rateLimits'];
+export const generousRateLimits = uniformRateLimits({ max: 10_000, windowMs: 60_000 });
 
 export interface TestContext {
   app: FastifyInstance;
@@ -89,7 +86,15 @@ export interface TestContext {
  * override config the way environment variables would.
  */
 export async function createTestContext(
-  options: { env?: Record<string, string>; config?: Partial<Config>; clock?: ReturnType<typeof createTestClock> } = {},
+  options: {
+    env?: Record<string, string>;
+    config?: Partial<Config>;
+    clock?: ReturnType<typeof createTestClock>;
+    /** Adds routes of the test's own (a slow handler, say) before the app is ready. */
+    extend?: (app: FastifyInstance) => void;
+    /** Receives the app's log lines (set LOG_LEVEL in `env`: the default is silent). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestContext> {
   const smtp = await startSmtpServer();
   const database = await openTestDatabase();
@@ -111,7 +116,12 @@ export async function createTestContext(
     outbox: { ...base.outbox, pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
     ...options.config,
   };
-  const app = await buildApp(config, { database, clock });
+  const app = await buildApp(config, {
+    database,
+    clock,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  options.extend?.(app);
   await app.ready();
   return {
     app,
@@ -125,6 +135,25 @@ export async function createTestContext(
       await smtp.close();
     },
   };
+}
+
+/**
+ * The set-up most test files share: one app for the file (or the `describe` it is called in), with
+ * a superuser in it, closed after the last test. The two objects are filled in by `beforeAll`, so
+ * read them inside tests and hooks, never at collection time.
+ */
+export function useTestContext(options: Parameters<typeof createTestContext>[0] = {}): {
+  ctx: TestContext;
+  admin: TestUser;
+} {
+  const ctx = {} as TestContext;
+  const admin = {} as TestUser;
+  beforeAll(async () => {
+    Object.assign(ctx, await createTestContext(options));
+    Object.assign(admin, await createUser(ctx, { isSuperuser: true }));
+  });
+  afterAll(() => ctx.close());
+  return { ctx, admin };
 }
 
 let userCounter = 0;

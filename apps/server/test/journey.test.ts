@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, type TestContext } from './harness.js';
+import { bearer, createTestContext, loginRequest, type TestContext } from './harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from './mail.js';
 
 /**
@@ -16,13 +16,7 @@ describe('account journey', () => {
   const email = 'Journey.Person@Example.com';
   const storedEmail = email.toLowerCase();
 
-  const logIn = (password: string) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/login/access-token',
-      payload: new URLSearchParams({ username: email, password }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const logIn = (password: string) => loginRequest(ctx, email, password);
 
   it('signs up, changes and recovers the password, and deletes the account', async () => {
     const welcome = await mailAfter(
@@ -96,6 +90,6 @@ describe('account journey', () => {
     ).toBe(401);
     const afterDeletion = await logIn('third-password');
     expect(afterDeletion.statusCode).toBe(400);
-    expect(afterDeletion.json()).toEqual({ detail: 'Incorrect email or password' });
+    expect(afterDeletion.json()).toEqual({ detail: 'Incorrect email or password', code: 'incorrect_credentials' });
   });
 });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.js';
-import { createTestContext, createUser, type TestContext, type TestUser } from './harness.js';
+import { createUser, useTestContext } from './harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from './mail.js';
 
 /**
@@ -19,14 +19,7 @@ interface Resource {
 }
 
 describe('races', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
-  });
-  afterAll(() => ctx.close());
+  const { ctx, admin } = useTestContext();
 
   async function post(url: string, payload: object): Promise<string> {
     const response = await ctx.app.inject({ method: 'POST', url, headers: admin.headers, payload });

@@ -12,7 +12,7 @@ export interface ReceivedMail {
  * A real SMTP server on loopback. `accepting = false` makes it answer 451 to every message, the
  * way a server that is down for maintenance does, so tests can watch the outbox retry.
  */
-export async function startSmtpServer() {
+export async function startSmtpServer(options: { acceptDelayMs?: number } = {}) {
   const received: ReceivedMail[] = [];
   const waiters: { predicate: (mail: ReceivedMail) => boolean; resolve: (mail: ReceivedMail) => void }[] = [];
   const state = { accepting: true, rejected: 0 };
@@ -32,7 +32,9 @@ export async function startSmtpServer() {
         return;
       }
       simpleParser(stream)
-        .then((parsed) => {
+        // A server that takes its time per message keeps a sender busy (the fleet tests need that).
+        .then(async (parsed) => {
+          if (options.acceptDelayMs) await new Promise((resolve) => setTimeout(resolve, options.acceptDelayMs));
           const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
             a.value.map((v) => v.address ?? ''),
           );

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createPglite } from '../src/db/client.js';
 
 /** A tenant's own PostgreSQL database that the server reaches over the wire protocol. */
 export interface TenantDatabase {
@@ -107,7 +107,7 @@ async function createServerDatabase(serverUrl: string): Promise<TenantDatabase> 
 
 /** An empty database: the run's migrated dump loads far faster than a new initdb, then is emptied. */
 async function startPgliteDatabase(): Promise<TenantDatabase> {
-  const db = await PGlite.create({ loadDataDir: new Blob([readFileSync(inject('pgliteDumpPath'))]) });
+  const db = await createPglite({ loadDataDir: new Blob([readFileSync(inject('pgliteDumpPath'))]) });
   await db.exec('DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
   const socketServer = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
   await socketServer.start();

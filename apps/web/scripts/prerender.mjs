@@ -1,6 +1,8 @@
 // Build step: renders each marketing page to static HTML (dist/<page>/index.html) with its own title,
-// description, critical CSS and modulepreload links, then writes sitemap.xml and robots.txt.
-// The server serves /about-us from dist/about-us/index.html; every other route gets the SPA shell.
+// description, critical CSS, the top bar's menus and drawer (in templates) and the small script that
+// drives them (src/prerendered.ts) instead of the app; then writes sitemap.xml and robots.txt.
+// The server serves /about-us from dist/about-us/index.html; every other route gets the SPA shell,
+// which starts the app. docs/decisions/011-web-prerendering.md, 024-lean-marketing-pages.md
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -26,13 +28,13 @@ function escapeHtml(text) {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** The page chunk and every chunk it imports statically, minus what the entry already loads. */
-function chunksFor(manifest, key, entryFiles) {
+/** A chunk and every chunk it imports statically, minus those in `loaded`. */
+function chunksFor(manifest, key, loaded = new Set()) {
   const files = new Set();
   const visit = (id) => {
     const chunk = manifest[id];
     if (!chunk) throw new Error(`prerender: ${id} is not in Vite's manifest`);
-    if (files.has(chunk.file) || entryFiles.has(chunk.file)) return;
+    if (files.has(chunk.file) || loaded.has(chunk.file)) return;
     files.add(chunk.file);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
@@ -40,17 +42,7 @@ function chunksFor(manifest, key, entryFiles) {
   return [...files];
 }
 
-function entryFilesOf(manifest) {
-  const files = new Set();
-  const visit = (id) => {
-    const chunk = manifest[id];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit('index.html');
-  return files;
-}
+const modulePreloads = (files) => files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
 
 // The pre-paint colour-scheme script goes inline: as a file it would block the first paint on a
 // request. The server allows exactly this script through its CSP hash (csp-script-hashes.json).
@@ -67,19 +59,38 @@ const template = sourceTemplate.replace(COLOR_SCHEME_TAG, `<script>${colorScheme
 await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([colorSchemeHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-const entryFiles = entryFilesOf(manifest);
 const { renderPage, MARKETING_PAGES } = await import(pathToFileURL(ssrEntry).href);
+
+// The SPA shell's entry (src/main.tsx) is Vite's script tag, plus preloads for its static imports.
+const shellEntry = manifest['index.html'];
+if (!shellEntry) throw new Error("prerender: index.html is not in Vite's manifest");
+const shellEntryFiles = new Set(chunksFor(manifest, 'index.html'));
+const SHELL_SCRIPTS = new RegExp(
+  [...shellEntryFiles]
+    .map(
+      (file) =>
+        `\\s*<(?:script type="module"|link rel="modulepreload")[^>]*"/${file.replaceAll('.', '\\.')}"[^>]*>(?:</script>)?`,
+    )
+    .join('|'),
+  'g',
+);
+if (!template.match(SHELL_SCRIPTS)) throw new Error(`prerender: no script tag for ${shellEntry.file} in index.html`);
+
+// A prerendered page gets the script of prerendered pages instead, with its static imports.
+const pageScript = manifest['src/prerendered.ts'];
+if (!pageScript) throw new Error("prerender: src/prerendered.ts is not in Vite's manifest");
+const pageScriptTags = [
+  `<script type="module" crossorigin src="/${pageScript.file}"></script>`,
+  ...modulePreloads(chunksFor(manifest, 'src/prerendered.ts').filter((file) => file !== pageScript.file)),
+].join('\n    ');
 
 for (const page of MARKETING_PAGES) {
   const moduleKey = PAGE_MODULES[page.path];
   if (!moduleKey) throw new Error(`prerender: no source module listed for ${page.path}`);
-  const { html, styles } = await renderPage(page.path);
-  // The app (src/boot.tsx) is a dynamic import of the tiny entry: preload it with the page's chunks.
-  const appChunks = chunksFor(manifest, 'src/boot.tsx', entryFiles);
-  const preloads = [...new Set([...appChunks, ...chunksFor(manifest, moduleKey, entryFiles)])]
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-    .join('\n    ');
+  if (!manifest[moduleKey]) throw new Error(`prerender: ${moduleKey} is not in Vite's manifest`);
+  const { html, overlays, styles } = await renderPage(page.path);
   const document = template
+    .replace(SHELL_SCRIPTS, '')
     .replace(/<title>.*?<\/title>/s, `<title>${escapeHtml(page.title)}</title>`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/s,
@@ -87,18 +98,21 @@ for (const page of MARKETING_PAGES) {
     )
     .replace(
       '<!--app-head-->',
-      `<link rel="canonical" href="${siteUrl}${page.path}" />\n    ${preloads}\n    ${styles}`,
+      `<link rel="canonical" href="${siteUrl}${page.path}" />\n    ${pageScriptTags}\n    ${styles}`,
     )
-    .replace('<!--app-html-->', html);
+    .replace('<!--app-html-->', html)
+    .replace('<!--app-overlays-->', `<div data-static-overlays>${overlays}</div>`);
   const pageDir = path.join(distDir, page.path.slice(1));
   await mkdir(pageDir, { recursive: true });
   await writeFile(path.join(pageDir, 'index.html'), document);
 }
 
-// The SPA shell for every other route: no prerendered markup, placeholders removed.
+// The SPA shell for every other route: no prerendered markup, placeholders removed. It does not
+// preload the app: `/` gets the shell too, and leaves at once for /studio (color-scheme.js), which
+// would have been downloading the app for nothing.
 await writeFile(
   path.join(distDir, 'index.html'),
-  template.replace('<!--app-head-->', '').replace('<!--app-html-->', ''),
+  template.replace('<!--app-head-->', '').replace('<!--app-html-->', '').replace('\n    <!--app-overlays-->', ''),
 );
 
 const sitemap = `<?xml version="1.0" encoding="UTF-8"?>

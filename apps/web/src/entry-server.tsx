@@ -6,13 +6,16 @@ import { renderToString } from 'react-dom/server';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './app/app.js';
+import { renderStaticOverlays } from './app/prerendered/static-overlays.js';
 
 export { MARKETING_PAGES } from './lib/page-meta.js';
 
 export interface RenderedPage {
   /** The markup that goes inside #root. */
   html: string;
-  /** Emotion's <style> tags for exactly that markup, for <head>. */
+  /** The top bar's menus and drawer, hidden, for after #root (app/prerendered/static-overlays.tsx). */
+  overlays: string;
+  /** Emotion's <style> tags for exactly that markup and the overlays, for <head>. */
   styles: string;
 }
 
@@ -41,6 +44,7 @@ export async function renderPage(url: string): Promise<RenderedPage> {
   if (html.includes('<!--$?-->') || html.includes('<!--$!-->')) {
     throw new Error(`prerender: ${url} still has a pending or failed Suspense boundary`);
   }
-  const styles = constructStyleTagsFromChunks(extractCriticalToChunks(html));
-  return { html, styles };
+  const overlays = await renderStaticOverlays(url, cache);
+  const styles = constructStyleTagsFromChunks(extractCriticalToChunks(html + overlays));
+  return { html, overlays, styles };
 }

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = {
   tenantMembersReplace: 'tenant.members.replace',
   contactStatusUpdate: 'contact.status.update',
 } as const;
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
 export const AUDIT_TARGET_TYPES = {

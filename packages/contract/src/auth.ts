@@ -33,8 +33,6 @@ export const NewPasswordSchema = z.object({
 });
 export type NewPassword = z.infer<typeof NewPasswordSchema>;
 
-export const EmailParamsSchema = z.object({ email: z.string().max(320) });
-
 export const authMessages = {
   incorrectCredentials: 'Incorrect email or password',
   inactiveUser: 'Inactive user',
@@ -45,6 +43,10 @@ export const authMessages = {
   recoverySent: 'If that address is registered, a password recovery e-mail is on its way',
   loggedOut: 'Logged out',
   tooManyRequests: 'Too many requests, please try again later',
+  /** Sign-in refused while attempts cannot be counted (decision 020). */
+  signInUnavailable: 'Sign-in is temporarily unavailable. Try again shortly.',
+  /** Recovery and reset refused while attempts cannot be counted (decision 020). */
+  recoveryUnavailable: 'Password recovery is temporarily unavailable. Try again shortly.',
 } as const;
 
 /** Reset links live at most this long. */

@@ -6,7 +6,7 @@ function firstMessage(result: { success: boolean; error?: { issues: { message: s
   return result.success ? undefined : result.error?.issues[0]?.message;
 }
 
-describe('role and permission forms (SPEC.md section 5)', () => {
+describe('role and permission forms (ADM-ROLES-3, ADM-PERMS-2)', () => {
   it.each([undefined, '', '   '])('a role name %j reads "Role name is required"', (name) => {
     expect(firstMessage(RoleCreateSchema.safeParse({ name }))).toBe(authzMessages.roleNameRequired);
   });

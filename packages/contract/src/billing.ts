@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageOf } from './common.js';
 
 /**
- * Subscription billing (SPEC.md sections 2, 3, 7 "Subscriptions"). Money is a decimal string with two
+ * Subscription billing (SET-PLANS, SET-CARDS, SET-BILLING and BILL requirements). Money is a decimal string with two
  * places ("19.99") everywhere it leaves the server; the client parses it for display only.
  */
 export const BILLING_PERIODS = ['monthly', 'annual'] as const;
@@ -10,6 +10,7 @@ export const BillingPeriodSchema = z.enum(BILLING_PERIODS, { error: 'Billing per
 export type BillingPeriod = z.infer<typeof BillingPeriodSchema>;
 
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled'] as const;
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const TRANSACTION_STATUSES = ['succeeded', 'pending', 'failed'] as const;
@@ -18,7 +19,7 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const PAYMENT_PROVIDERS = ['stripe', 'sandbox'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
-/** Billing history page (SPEC.md section 9). */
+/** Billing history page (SET-BILLING-1). */
 export const TRANSACTIONS_PAGE_SIZE = 10;
 
 export const PLAN_NAME_MAX = 100;
@@ -29,7 +30,7 @@ export const PLAN_FEATURE_MAX_LENGTH = 200;
 export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
 export const billingMessages = {
-  // SPEC.md section 8, shown by the web app.
+  // SET-PLANS-7, SET-PLANS-9, SET-PLANS-10, SET-CARDS-4, SET-CARDS-5, SET-BILLING-4, SET-BILLING-5: shown by the web app.
   createPlanFailed: 'Failed to create the plan',
   createSubscriptionFailed: 'Failed to create subscription',
   cancelSubscriptionFailed: 'Failed to cancel subscription',

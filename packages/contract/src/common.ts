@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCode, ErrorCodeSchema } from './errors.js';
 
 /** Page size bounds shared by every paged collection (`skip`/`limit`). */
 export const PAGE_LIMIT_DEFAULT = 100;
@@ -29,19 +30,28 @@ export function pageOf<T extends z.ZodType>(item: T) {
 export const MessageSchema = z.object({ message: z.string() });
 export type Message = z.infer<typeof MessageSchema>;
 
-/** FastAPI-shaped error with a single human-readable text. */
-export const HttpErrorSchema = z.object({ detail: z.string() });
+/**
+ * FastAPI-shaped error with a single human-readable text, and the stable `code` clients branch on
+ * (see ERROR_STATUS for the status each code comes with).
+ */
+export const HttpErrorSchema = z.object({ detail: z.string(), code: ErrorCodeSchema }).meta({ id: 'HttpError' });
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type HttpError = z.infer<typeof HttpErrorSchema>;
 
-/** FastAPI-shaped 422: one entry per invalid field. */
-export const ValidationErrorItemSchema = z.object({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  type: z.string(),
-});
-export const ValidationErrorSchema = z.object({ detail: z.array(ValidationErrorItemSchema) });
+/** FastAPI-shaped 422: one entry per invalid field; its code is always `validation_failed`. */
+export const ValidationErrorItemSchema = z
+  .object({
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    type: z.string(),
+  })
+  .meta({ id: 'ValidationErrorItem' });
+export const ValidationErrorSchema = z
+  .object({
+    detail: z.array(ValidationErrorItemSchema),
+    code: z.literal(ErrorCode.validation_failed),
+  })
+  .meta({ id: 'ValidationError' });
 export type ValidationErrorItem = z.infer<typeof ValidationErrorItemSchema>;
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type ValidationError = z.infer<typeof ValidationErrorSchema>;
-
-export const UuidSchema = z.uuid({ error: 'Invalid id' });
-export const IdParamsSchema = z.object({ id: UuidSchema });

@@ -12,6 +12,8 @@ export const contactMessages = {
   messageTooShort: `Message must be at least ${CONTACT_MESSAGE_MIN} characters`,
   success: "Thank you for your message. We'll get back to you soon!",
   failure: 'Failed to send message. Please try again later.',
+  /** The form refused while messages cannot be counted (decision 020). */
+  unavailable: 'Messages cannot be sent right now. Try again shortly.',
 } as const;
 
 export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived', 'spam'] as const;
@@ -19,7 +21,7 @@ export const ContactStatusSchema = z.enum(CONTACT_STATUSES);
 export type ContactStatus = z.infer<typeof ContactStatusSchema>;
 
 /**
- * `POST /contact/` body: the contact form of SPEC.md section 2 with the rules of section 5.
+ * `POST /contact/` body: the contact form of CONTACT-FORM-1 with the rules of CONTACT-VALID-1.
  * `website` is a honeypot: hidden from people, so only robots fill it.
  */
 export const ContactCreateSchema = z.object({

@@ -7,7 +7,7 @@ function firstMessage(result: { success: boolean; error?: { issues: { message: s
   return result.success ? undefined : result.error?.issues[0]?.message;
 }
 
-describe('field rules of SPEC.md section 5', () => {
+describe('field rules (AUTH-VALID-1, AUTH-VALID-2, AUTH-VALID-3, AUTH-SIGNUP-2)', () => {
   it.each([
     [undefined, messages.emailRequired],
     ['', messages.emailRequired],

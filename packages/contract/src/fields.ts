@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Field schemas with the exact messages of SPEC.md section 5. The web forms and the server both
+ * Field schemas with the exact messages of AUTH-VALID-1 to AUTH-VALID-3, AUTH-SIGNUP-2 and SET-PROFILE-2. The web forms and the server both
  * validate with these, so a person sees the same words whichever side catches the mistake.
  */
 export const PASSWORD_MIN_LENGTH = 8;

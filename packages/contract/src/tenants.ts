@@ -11,6 +11,7 @@ export const TENANT_HEADER = 'X-Tenant-ID';
 
 export const TENANT_STATUSES = ['active', 'inactive'] as const;
 export const TenantStatusSchema = z.enum(TENANT_STATUSES);
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type TenantStatus = z.infer<typeof TenantStatusSchema>;
 
 export const tenantMessages = {
@@ -115,7 +116,9 @@ export type TenantSummaries = z.infer<typeof TenantSummariesSchema>;
 export const TenantIdParamsSchema = z.object({ tenant_id: z.uuid({ error: 'Invalid tenant id' }) });
 
 /** `GET` and `PUT /tenants/{tenant_id}/members`: the member user ids (PUT replaces the whole set). */
-export const TenantMembersSchema = z.array(z.uuid({ error: 'Invalid user id' })).max(10_000);
+/** Most members one `PUT /tenants/{tenant_id}/members` may name. */
+export const TENANT_MEMBERS_MAX = 10_000;
+export const TenantMembersSchema = z.array(z.uuid({ error: 'Invalid user id' })).max(TENANT_MEMBERS_MAX);
 export type TenantMembers = z.infer<typeof TenantMembersSchema>;
 
 /** `POST /tenants/{tenant_id}/check-connection` */
@@ -131,6 +134,7 @@ export const TenantTableSchema = z.object({
   name: z.string(),
   type: z.enum(['table', 'view']),
 });
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type TenantTable = z.infer<typeof TenantTableSchema>;
 export const TenantTablesSchema = pageOf(TenantTableSchema);
 export type TenantTables = z.infer<typeof TenantTablesSchema>;

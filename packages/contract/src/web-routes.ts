@@ -1,5 +1,5 @@
 /**
- * The web app's page paths (SPEC.md section 2). The server answers any other page path with the
+ * The web app's page paths (NAV-ROUTES-1, NAV-ROUTES-3). The server answers any other page path with the
  * app's "not found" screen and a real 404 status; the web app's route tree is checked against this
  * list by a test, so the two cannot drift apart.
  */

@@ -1,43 +1,65 @@
-import type { ValidationErrorItem } from '@dataplatform/contract';
+import { ERROR_STATUS, type ErrorCode, type ErrorCodeOfStatus, type ValidationErrorItem } from '@dataplatform/contract';
 
 /**
- * The one error type services throw. The error handler turns it into a FastAPI-shaped body:
- * `{ detail: "..." }`, or `{ detail: [{ loc, msg, type }] }` for field errors.
+ * The one error type services throw. The error handler turns it into a FastAPI-shaped body with a
+ * stable code: `{ detail: "...", code }`, or `{ detail: [{ loc, msg, type }], code }` for field
+ * errors. The status is the code's, from the contract's one map (ERROR_STATUS).
  */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly statusCode: number;
   constructor(
-    readonly statusCode: number,
+    /** Called `errorCode`, not `code`: Node, drivers and providers use `code` for their own. */
+    readonly errorCode: ErrorCode,
     readonly detail: string | ValidationErrorItem[],
     readonly headers: Record<string, string> = {},
   ) {
     super(typeof detail === 'string' ? detail : (detail[0]?.msg ?? 'Validation Error'));
+    this.statusCode = ERROR_STATUS[errorCode];
   }
 }
 
-export const badRequest = (detail: string) => new AppError(400, detail);
-export const unauthorized = (detail: string) => new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
-export const forbidden = (detail: string) => new AppError(403, detail);
-export const notFound = (detail: string) => new AppError(404, detail);
-export const conflict = (detail: string) => new AppError(409, detail);
+/** The generic code of `status` (the first the contract lists for it), if it has one. */
+export function genericErrorCode(status: number): ErrorCode | undefined {
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
+}
+
+// Each helper takes the generic code of its status, or a more specific one of the same status.
+export const badRequest = (detail: string, code: ErrorCodeOfStatus<400> = 'bad_request') => new AppError(code, detail);
+export const unauthorized = (detail: string) =>
+  new AppError('not_authenticated', detail, { 'WWW-Authenticate': 'Bearer' });
+export const forbidden = (detail: string) => new AppError('permission_denied', detail);
+export const notFound = (detail: string) => new AppError('not_found', detail);
+export const conflict = (detail: string, code: ErrorCodeOfStatus<409> = 'conflict') => new AppError(code, detail);
+/** The payment was refused (a declined card); `detail` is the provider's reason. */
+export const paymentRequired = (detail: string, code: ErrorCodeOfStatus<402> = 'payment_failed') =>
+  new AppError(code, detail);
+/** A Range no part of the `size`-byte file satisfies; Content-Range says how long the file is. */
+export const rangeNotSatisfiable = (detail: string, size: number) =>
+  new AppError('range_not_satisfiable', detail, { 'Content-Range': `bytes */${size}` });
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new AppError(429, detail, { 'Retry-After': String(retryAfterSeconds) });
+  new AppError('rate_limited', detail, { 'Retry-After': String(retryAfterSeconds) });
 
 /** A 422 for one field, in the same shape as schema validation failures. */
 export const fieldError = (loc: (string | number)[], msg: string, type = 'value_error') =>
-  new AppError(422, [{ loc, msg, type }]);
+  new AppError('validation_failed', [{ loc, msg, type }]);
 
 /** The SQLSTATE of a PostgreSQL error, whichever driver raised it (drizzle wraps it in `cause`). */
 export function sqlStateOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
     if (typeof current === 'object' && 'code' in current) {
-      const code = (current as { code: unknown }).code;
+      const code = current.code;
       if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
     }
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** PostgreSQL check_violation, whichever driver raised it. */
+export function isCheckViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23514';
 }
 
 /** PostgreSQL unique_violation, whichever driver raised it. */
@@ -119,11 +141,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
     if (UNAVAILABLE_MESSAGES.some((message) => current.message.startsWith(message))) return true;
     if (UNAVAILABLE_FRAGMENTS.some((fragment) => current.message.includes(fragment))) return true;
-    if (current instanceof AggregateError) pending.push(...current.errors);
+    if (current instanceof AggregateError) pending.push(...(current.errors as unknown[]));
     pending.push(current.cause);
   }
   return false;
 }
 
-export const databaseUnavailable = () =>
-  new AppError(503, DATABASE_UNAVAILABLE, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+/** A database (ours, or a tenant's) cannot be reached for now: the client may retry after a pause. */
+export const serviceUnavailable = (detail: string) =>
+  new AppError('service_unavailable', detail, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+
+export const databaseUnavailable = () => serviceUnavailable(DATABASE_UNAVAILABLE);
+
+/**
+ * Attempts at an action open to abuse cannot be counted (the shared rate-limit store is unreachable):
+ * it is refused rather than left unlimited (decision 020); `detail` names the action.
+ */
+export const rateLimitUnavailable = (detail: string) =>
+  new AppError('rate_limit_unavailable', detail, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });

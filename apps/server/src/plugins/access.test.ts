@@ -189,6 +189,22 @@ describe('declared access levels', () => {
   });
 });
 
+/**
+ * `/metrics` is an operations endpoint beside /healthz and /readyz: outside /api/v1, its sessions and
+ * its document, guarded by METRICS_TOKEN alone (decision 021; plugins/metrics.test.ts tests the token).
+ * Unset, as here, it does not exist for anyone.
+ */
+describe('GET /metrics, outside the API', () => {
+  it('is not an operation of the document, and answers 404 to every caller while METRICS_TOKEN is unset', async () => {
+    expect(operations.filter((operation) => operation.path.includes('metrics'))).toEqual([]);
+    const callers = [undefined, await createUser(ctx), await createUser(ctx, { isSuperuser: true })];
+    for (const caller of callers) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: caller?.headers ?? {} });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+});
+
 /** A request that passes no guard by accident: made-up ids, an empty JSON body. */
 async function call(operation: Operation, params: Record<string, string>, user: TestUser | undefined) {
   const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
@@ -295,7 +311,7 @@ describe.each(operations.filter((operation) => operation.access !== undefined))(
     it(`answers 403 to a user holding every permission but ${neededPermission}`, async () => {
       const response = await callAs('holder of every other permission');
       expectStatus(response, 403);
-      expect(response.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(response.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
     });
   }
 

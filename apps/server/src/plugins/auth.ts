@@ -1,9 +1,8 @@
-import type { PermissionName } from '@dataplatform/contract';
-import { authMessages, userMessages } from '@dataplatform/contract';
+import { authMessages, userMessages, type PermissionName } from '@dataplatform/contract';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../lib/errors.js';
-import type { Actor, AuthContext, SessionService } from '../modules/auth/sessions.service.js';
+import type { Actor, AuthContext, HasPermission } from '../lib/auth-context.js';
 
 /**
  * Who may call a route. Every API route must declare one (the server refuses to start otherwise):
@@ -23,8 +22,9 @@ declare module 'fastify' {
 }
 
 export interface AuthPluginOptions {
-  sessions: SessionService;
-  hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+  /** The live session and user a bearer token names; throws a 401 for any other token. */
+  authenticate: (token: string) => Promise<AuthContext>;
+  hasPermission: HasPermission;
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -52,7 +52,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     // Deny by default: a route without a declared access level is a programming error.
     app.addHook('onRoute', (route) => {
       if (route.config?.access === undefined) {
-        throw new Error(`Route ${route.method} ${route.url} declares no access level`);
+        throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access level`);
       }
     });
 
@@ -75,11 +75,11 @@ export const authPlugin = fp<AuthPluginOptions>(
       const access = request.routeOptions.config.access;
       const token = bearerToken(request);
       if (access === 'public') {
-        if (token) request.auth = await options.sessions.authenticate(token).catch(() => null);
+        if (token) request.auth = await options.authenticate(token).catch(() => null);
         return;
       }
       if (!token) throw unauthorized(authMessages.notAuthenticated);
-      const auth = await options.sessions.authenticate(token);
+      const auth = await options.authenticate(token);
       request.auth = auth;
       // Binds onto the request's own logger: cheaper than a child logger per request.
       (request.log as FastifyBaseLogger & { setBindings(bindings: object): void }).setBindings({
@@ -91,5 +91,5 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     });
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['error-handler'] },
 );

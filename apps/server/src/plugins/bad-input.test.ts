@@ -1,16 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ASSIGNMENT_SET_MAX,
+  ERROR_STATUS,
+  isErrorCode,
+  PLAN_DESCRIPTION_MAX,
+  PLAN_FEATURE_MAX_LENGTH,
+  PLAN_FEATURES_MAX,
+  PLAN_NAME_MAX,
+  TENANT_MEMBERS_MAX,
+} from '@dataplatform/contract';
 import Fastify from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createTestContext,
   createUser,
   login,
   openTestDatabase,
+  useTestContext,
   type TestContext,
   type TestUser,
 } from '../../test/harness.js';
 import { users } from '../db/schema/index.js';
 import { errorHandlerPlugin } from './error-handler.js';
+import { BODY_LIMITS } from '../lib/body-limits.js';
 
 type Response = Awaited<ReturnType<TestContext['app']['inject']>>;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -19,13 +31,17 @@ interface ValidationBody {
   detail: { loc: (string | number)[]; msg: string; type: string }[];
 }
 
-/** A client error with a body the web client can read: a non-empty string or a 422 item list. */
+/**
+ * A client error with a body the web client can read: a non-empty string or a 422 item list, and a
+ * code the contract gives exactly this status.
+ */
 function expectClientError(response: Response, status?: number) {
   if (status !== undefined) expect(response.statusCode, response.body).toBe(status);
   expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
   expect(response.statusCode, response.body).toBeLessThan(500);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
-  const body = response.json<{ detail: unknown }>();
+  const body = response.json<{ detail: unknown; code: unknown }>();
+  expect(isErrorCode(body.code) && ERROR_STATUS[body.code], response.body).toBe(response.statusCode);
   if (Array.isArray(body.detail)) {
     expect(body.detail.length).toBeGreaterThan(0);
     for (const item of body.detail as ValidationBody['detail']) {
@@ -47,16 +63,11 @@ const validSignup = {
 };
 
 describe('bad input', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
+  const { ctx, admin } = useTestContext();
   let user: TestUser;
-
   beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
     user = await createUser(ctx);
   });
-  afterAll(() => ctx.close());
 
   const send = (
     method: Method,
@@ -80,6 +91,7 @@ describe('bad input', () => {
     const invalidEmail = await send('POST', '/api/v1/users/signup', { payload: { ...validSignup, email: 'nope' } });
     expect(invalidEmail.json()).toEqual({
       detail: [{ loc: ['body', 'email'], msg: 'Invalid email address', type: 'invalid_format' }],
+      code: 'validation_failed',
     });
 
     const emptyLogin = await send('POST', '/api/v1/login/access-token', {
@@ -125,7 +137,7 @@ describe('bad input', () => {
     for (const payload of ['{"email":', '{email: "a@example.com"}', "{'a': 1}", '{"a":1}}', '\u0000']) {
       const response = await send('POST', '/api/v1/users/signup', json(payload));
       expectClientError(response, 400);
-      expect(response.json()).toEqual({ detail: 'Request body is not valid JSON' });
+      expect(response.json()).toEqual({ detail: 'Request body is not valid JSON', code: 'invalid_json' });
     }
     const empty = await send('POST', '/api/v1/users/signup', json(''));
     expectClientError(empty, 400);
@@ -144,7 +156,7 @@ describe('bad input', () => {
         headers: { 'content-type': contentType },
       });
       expectClientError(response, 415);
-      expect(response.json()).toEqual({ detail: 'Unsupported media type' });
+      expect(response.json()).toEqual({ detail: 'Unsupported media type', code: 'unsupported_media_type' });
     }
     const rows = await ctx.database.db.select().from(users).where(eq(users.email, validSignup.email));
     expect(rows).toHaveLength(0);
@@ -157,12 +169,65 @@ describe('bad input', () => {
       json(JSON.stringify({ ...validSignup, full_name: 'x'.repeat(1_100_000) })),
     );
     expectClientError(bigJson, 413);
-    expect(bigJson.json()).toEqual({ detail: 'Request body is too large' });
+    expect(bigJson.json()).toEqual({ detail: 'Request body is too large', code: 'body_too_large' });
     const bigForm = await send('POST', '/api/v1/login/access-token', {
       payload: `username=a%40example.com&password=${'x'.repeat(1_100_000)}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expectClientError(bigForm, 413);
+  });
+
+  it('gives each route a body limit that fits its largest valid body and refuses a byte more', async () => {
+    // The worst valid spelling of a value: every character as a six-byte \\uXXXX escape.
+    const escaped = (length: number) => `"${'\\u00e9'.repeat(length)}"`;
+    const uuids = (count: number) => Array.from({ length: count }, () => randomUUID());
+    const routes: { url: string; method: Method; limit: number; largest: string }[] = [
+      {
+        method: 'POST',
+        url: '/api/v1/contact/',
+        limit: BODY_LIMITS.default,
+        largest: `{"name":${escaped(100)},"email":"big@example.com","company":${escaped(200)},"phone":${escaped(50)},"subject":${escaped(200)},"message":${escaped(5000)}}`,
+      },
+      {
+        method: 'POST',
+        url: '/api/v1/subscriptions/plans',
+        limit: BODY_LIMITS.plan,
+        largest: `{"name":${escaped(PLAN_NAME_MAX)},"description":${escaped(PLAN_DESCRIPTION_MAX)},"price":1,"billing_period":"monthly","features":[${Array.from({ length: PLAN_FEATURES_MAX }, () => escaped(PLAN_FEATURE_MAX_LENGTH)).join(',')}]}`,
+      },
+      {
+        method: 'PUT',
+        url: `/api/v1/authorization/user/${user.id}/roles`,
+        limit: BODY_LIMITS.idSet,
+        largest: JSON.stringify(uuids(ASSIGNMENT_SET_MAX), null, 2),
+      },
+      {
+        method: 'PUT',
+        url: `/api/v1/tenants/${randomUUID()}/members`,
+        limit: BODY_LIMITS.tenantMembers,
+        largest: JSON.stringify(uuids(TENANT_MEMBERS_MAX), null, 2),
+      },
+    ];
+    for (const route of routes) {
+      expect(Buffer.byteLength(route.largest), route.url).toBeLessThanOrEqual(route.limit);
+      const largest = await send(route.method, route.url, {
+        payload: route.largest,
+        headers: { ...admin.headers, 'content-type': 'application/json' },
+      });
+      expect(largest.statusCode, `${route.url}: ${largest.body.slice(0, 200)}`).not.toBe(413);
+      expect(largest.statusCode, route.url).toBeLessThan(500);
+
+      const tooLarge = await send(route.method, route.url, {
+        payload: `[${' '.repeat(route.limit - 1)}]`,
+        headers: { ...admin.headers, 'content-type': 'application/json' },
+      });
+      expectClientError(tooLarge, 413);
+    }
+    // The default is what any other route gets, forms included.
+    const bigLogin = await send('POST', '/api/v1/login/access-token', {
+      payload: `username=a%40example.com&password=${'x'.repeat(BODY_LIMITS.default)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectClientError(bigLogin, 413);
   });
 
   it('refuses overlong strings that fit in the body limit with a 422', async () => {
@@ -172,11 +237,11 @@ describe('bad input', () => {
     expectClientError(longEmail, 422);
     expect(longEmail.json<ValidationBody>().detail[0]?.loc).toEqual(['body', 'email']);
     const longPassword = await send('POST', '/api/v1/login/access-token', {
-      payload: { username: user.email, password: 'x'.repeat(100_000) },
+      payload: { username: user.email, password: 'x'.repeat(50_000) },
     });
     expectClientError(longPassword, 422);
     const longName = await send('POST', '/api/v1/users/signup', {
-      payload: { ...validSignup, full_name: 'x'.repeat(100_000) },
+      payload: { ...validSignup, full_name: 'x'.repeat(50_000) },
     });
     expectClientError(longName, 422);
   });
@@ -256,7 +321,10 @@ describe('bad input', () => {
     ] as [string, Record<string, string>][]) {
       const response = await send('POST', url, { headers });
       expectClientError(response, 400);
-      expect(response.json()).toEqual({ detail: 'Invalid path: it must not contain NUL characters' });
+      expect(response.json()).toEqual({
+        detail: 'Invalid path: it must not contain NUL characters',
+        code: 'bad_request',
+      });
     }
   });
 
@@ -272,7 +340,7 @@ describe('bad input', () => {
     ] as [Method, string][]) {
       const response = await send(method, url, { headers: admin.headers });
       expectClientError(response, 404);
-      expect(response.json()).toEqual({ detail: 'Not Found' });
+      expect(response.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
     }
   });
 
@@ -334,7 +402,7 @@ describe('the error handler', () => {
       expect((await app.inject('/cast/12')).statusCode).toBe(200);
       const response = await app.inject('/cast/not-a-number');
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ detail: 'Invalid input' });
+      expect(response.json()).toEqual({ detail: 'Invalid input', code: 'bad_request' });
     } finally {
       await app.close();
       await database.drop();

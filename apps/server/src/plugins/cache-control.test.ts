@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, createUser, loginRequest, type TestContext, type TestUser } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser, loginRequest, useTestContext, type TestUser } from '../../test/harness.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -18,16 +18,11 @@ function operationsOf(document: { paths: Record<string, Record<string, unknown>>
 }
 
 describe('Cache-Control on personal answers', () => {
-  let ctx: TestContext;
-  let superuser: TestUser;
+  const { ctx, admin: superuser } = useTestContext();
   let plain: TestUser;
-
   beforeAll(async () => {
-    ctx = await createTestContext();
-    superuser = await createUser(ctx, { isSuperuser: true });
     plain = await createUser(ctx);
   });
-  afterAll(() => ctx.close());
 
   it('says no-store on the token answer', async () => {
     const response = await loginRequest(ctx, plain.email, plain.password);

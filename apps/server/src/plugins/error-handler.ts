@@ -1,10 +1,11 @@
-import type { ValidationErrorItem } from '@dataplatform/contract';
+import { ERROR_STATUS, type ErrorCode, type ValidationErrorItem } from '@dataplatform/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   AppError,
   databaseUnavailable,
+  genericErrorCode,
   isDataException,
   isDatabaseUnavailable,
   isForeignKeyViolation,
@@ -18,16 +19,29 @@ const LOCATION_NAMES: Record<string, string> = {
   headers: 'header',
 };
 
-/** Client errors Fastify raises itself, with wording we are happy to show. */
-const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported media type',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid Content-Length header',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
-  FST_ERR_CTP_EMPTY_TYPE: 'Content-Type header is empty',
-  FST_ERR_CTP_INVALID_TYPE: 'Content-Type header is invalid',
+/** Client errors Fastify raises itself, with wording we are happy to show and their codes. */
+const FRAMEWORK_CLIENT_ERRORS: Record<string, { detail: string; code: ErrorCode }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { detail: 'Request body is too large', code: 'body_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { detail: 'Unsupported media type', code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { detail: 'Invalid Content-Length header', code: 'bad_request' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { detail: 'Request body is empty', code: 'invalid_json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { detail: 'Request body is not valid JSON', code: 'invalid_json' },
+  FST_ERR_CTP_EMPTY_TYPE: { detail: 'Content-Type header is empty', code: 'bad_request' },
+  FST_ERR_CTP_INVALID_TYPE: { detail: 'Content-Type header is invalid', code: 'bad_request' },
 };
+
+/**
+ * Sends the one error shape, `{ detail, code }`, with the status the contract gives the code: a
+ * status and a code can never disagree.
+ */
+function sendError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  detail: string | ValidationErrorItem[],
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply.code(ERROR_STATUS[code]).headers(headers).send({ detail, code });
+}
 
 function locationOf(path: string): (string | number)[] {
   return path
@@ -54,60 +68,63 @@ function validationDetail(error: FastifyError): ValidationErrorItem[] {
 }
 
 /**
- * Every error leaves as `{ detail }`: a string, or a FastAPI-style array for invalid input (422).
- * Anything unexpected is logged with the request id and answered with a generic 500.
+ * Every error leaves as `{ detail, code }`: `detail` a string, or a FastAPI-style array for invalid
+ * input (422); `code` one of the contract's ErrorCode. Anything unexpected is logged with the request
+ * id and answered with a generic 500.
  */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof AppError) {
-        return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+        return sendError(reply, error.errorCode, error.detail, error.headers);
       }
       if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(error.validation)) {
-        return reply.code(422).send({ detail: validationDetail(error) });
+        return sendError(reply, 'validation_failed', validationDetail(error));
       }
       if (isDataException(error)) {
         // A value validation let through that the database cannot hold: the input's fault, not ours.
         request.log.warn({ err: error }, 'database refused a value');
-        return reply.code(400).send({ detail: 'Invalid input' });
+        return sendError(reply, 'bad_request', 'Invalid input');
       }
       if (isForeignKeyViolation(error)) {
         // A record the request refers to was deleted by a request that committed first.
         request.log.info({ err: error }, 'referenced record vanished');
-        return reply.code(409).send({ detail: 'A record this request refers to no longer exists' });
+        return sendError(reply, 'conflict', 'A record this request refers to no longer exists');
       }
       if (isDatabaseUnavailable(error)) {
         // An outage, not a bug: the client may retry; the pool reconnects once the server is back.
         request.log.warn({ err: error }, 'database unavailable');
         const unavailable = databaseUnavailable();
-        return reply.code(unavailable.statusCode).headers(unavailable.headers).send({ detail: unavailable.detail });
+        return sendError(reply, unavailable.errorCode, unavailable.detail, unavailable.headers);
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
-        const detail =
-          FRAMEWORK_CLIENT_ERRORS[error.code] ?? (error.code?.startsWith('FST_') ? error.message : 'Bad Request');
-        return reply.code(status).send({ detail });
+        const known = FRAMEWORK_CLIENT_ERRORS[error.code];
+        if (known) return sendError(reply, known.code, known.detail);
+        const detail = error.code?.startsWith('FST_') ? error.message : 'Bad Request';
+        // A client error of a status the contract has no code for (none is known to occur) is a 400.
+        return sendError(reply, genericErrorCode(status) ?? 'bad_request', detail);
       }
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send({ detail: 'Internal Server Error' });
+      return sendError(reply, 'internal_error', 'Internal Server Error');
     });
   },
   { name: 'error-handler' },
 );
 
 /** Errors the router raises before any hook runs (Fastify's `frameworkErrors` option). */
-const ROUTER_CLIENT_ERRORS: Record<string, string> = {
-  FST_ERR_BAD_URL: 'Malformed URL',
-  FST_ERR_MAX_PARAM_LENGTH: 'URL path segment is too long',
+const ROUTER_CLIENT_ERRORS: Record<string, { detail: string; code: ErrorCode }> = {
+  FST_ERR_BAD_URL: { detail: 'Malformed URL', code: 'bad_request' },
+  FST_ERR_MAX_PARAM_LENGTH: { detail: 'URL path segment is too long', code: 'uri_too_long' },
 };
 
-/** Gives router-level failures (bad percent-encoding, overlong path segments) the `{ detail }` shape. */
+/** Gives router-level failures (bad percent-encoding, overlong path segments) the `{ detail, code }` shape. */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const detail = ROUTER_CLIENT_ERRORS[error.code];
-  if (detail !== undefined) {
-    void reply.code(error.statusCode ?? 400).send({ detail });
+  const known = ROUTER_CLIENT_ERRORS[error.code];
+  if (known !== undefined) {
+    void sendError(reply, known.code, known.detail);
     return;
   }
   request.log.error({ err: error }, 'router error');
-  void reply.code(500).send({ detail: 'Internal Server Error' });
+  void sendError(reply, 'internal_error', 'Internal Server Error');
 }

@@ -1,44 +1,85 @@
+import { ErrorCode } from '@dataplatform/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DatabaseHandle } from '../db/client.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE } from '../lib/errors.js';
-import type { OutboxBacklog } from '../modules/mail/outbox.repository.js';
+import type { RedisConnection } from '../lib/redis.js';
+
+/** `/readyz` while the database answers and Redis (when configured) does not. */
+export const REDIS_UNAVAILABLE =
+  'Redis is unavailable: sign-in, recovery, sign-up and contact are refused until it is back';
+
+/** Mail waiting and mail given up, as the outbox counts them. */
+export interface MailBacklog {
+  pending: number;
+  failed: number;
+  /** Age of the oldest pending mail, in seconds (0 when none). */
+  oldestPendingSeconds: number;
+}
 
 export interface HealthOptions {
   database: DatabaseHandle;
+  /** Checked too when REDIS_URL is set (decision 020). */
+  redis?: RedisConnection | undefined;
   /** Mail waiting and given up, shown by `/readyz?details=1`. */
-  outboxBacklog: () => Promise<OutboxBacklog>;
+  outboxBacklog: () => Promise<MailBacklog>;
 }
 
+/** What /readyz answers once a shutdown has begun. */
+export const SHUTTING_DOWN = 'The server is shutting down';
+
 /**
- * `/healthz`: the process answers. `/readyz`: and its database does too (503 with Retry-After while
- * it does not). `/readyz?details=1` adds the mail backlog, so an SMTP outage shows before users notice.
+ * `/healthz`: the process answers (also while it shuts down). `/readyz`: and it takes traffic: 503
+ * from the moment a shutdown begins (the drain), and while its database, or Redis when configured,
+ * does not answer (503 with Retry-After). `/readyz?details=1` adds the mail backlog, so an SMTP
+ * outage shows before users notice.
  */
 export const healthPlugin = fp<HealthOptions>(
   async (app: FastifyInstance, options) => {
-    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-    app.get<{ Querystring: { details?: string } }>('/readyz', { schema: { hide: true } }, async (request, reply) => {
-      try {
-        await options.database.ping();
-        if (request.query.details === undefined) return { status: 'ok', database: 'ok' };
-        const backlog = await options.outboxBacklog();
+    app.get('/healthz', { schema: { hide: true, operationId: 'health_live' } }, async () => ({ status: 'ok' }));
+    app.get<{ Querystring: { details?: string } }>(
+      '/readyz',
+      { schema: { hide: true, operationId: 'health_ready' } },
+      async (request, reply) => {
+        if (app.isDraining()) {
+          return reply.code(503).send({ detail: SHUTTING_DOWN, code: ErrorCode.service_unavailable });
+        }
+        const { redis } = options;
+        const unavailable = (detail: string, code: ErrorCode) =>
+          reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({ detail, code });
+        try {
+          await options.database.ping();
+        } catch (error) {
+          request.log.warn({ err: error }, 'readiness check failed');
+          return unavailable(DATABASE_UNAVAILABLE, ErrorCode.service_unavailable);
+        }
+        if (redis) {
+          try {
+            await redis.ping();
+          } catch {
+            // Logged by the connection, once per outage, rather than here on every probe.
+            return unavailable(REDIS_UNAVAILABLE, ErrorCode.rate_limit_unavailable);
+          }
+        }
+        const ready = { status: 'ok', database: 'ok', ...(redis ? { redis: 'ok' } : {}) };
+        if (request.query.details === undefined) return ready;
+        let backlog: MailBacklog;
+        try {
+          backlog = await options.outboxBacklog();
+        } catch (error) {
+          request.log.warn({ err: error }, 'readiness check failed');
+          return unavailable(DATABASE_UNAVAILABLE, ErrorCode.service_unavailable);
+        }
         return {
-          status: 'ok',
-          database: 'ok',
+          ...ready,
           outbox: {
             pending: backlog.pending,
             failed: backlog.failed,
             oldest_pending_seconds: backlog.oldestPendingSeconds,
           },
         };
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
-        return reply
-          .code(503)
-          .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
-          .send({ detail: DATABASE_UNAVAILABLE });
-      }
-    });
+      },
+    );
   },
-  { name: 'health' },
+  { name: 'health', dependencies: ['draining'] },
 );

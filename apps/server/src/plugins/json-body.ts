@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../lib/errors.js';
+import { badRequest } from '../lib/errors.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have; no route's schema comes close. */
 export const MAX_JSON_DEPTH = 64;
 
 export const tooDeeplyNested = () =>
-  new AppError(400, `Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`);
+  badRequest(`Request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`);
 
 /**
  * The deepest nesting of `{` and `[` in `text` outside strings, stopping as soon as it passes
@@ -48,8 +48,8 @@ export const jsonBodyPlugin = fp(
         done(tooDeeplyNested(), undefined);
         return;
       }
-      parse(request, text, done);
+      void parse(request, text, done);
     });
   },
-  { name: 'json-body' },
+  { name: 'json-body', dependencies: ['error-handler'] },
 );

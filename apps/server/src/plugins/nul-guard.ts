@@ -65,5 +65,5 @@ export const nulGuardPlugin = fp(
       }
     });
   },
-  { name: 'nul-guard' },
+  { name: 'nul-guard', dependencies: ['error-handler'] },
 );

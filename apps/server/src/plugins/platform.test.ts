@@ -20,7 +20,7 @@ describe('platform', () => {
   it('answers 404 with a detail for an unknown API path', async () => {
     const response = await ctx.app.inject('/api/v1/nope');
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ detail: 'Not Found' });
+    expect(response.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
   });
 
   it('compresses a JSON answer over 1 KiB for a client that accepts it, and only then', async () => {
@@ -66,6 +66,19 @@ describe('platform', () => {
       expect(csp, url).toContain('upgrade-insecure-requests');
       expect(response.headers['x-powered-by'], url).toBeUndefined();
     }
+  });
+
+  it("allows Stripe's origins only when Stripe is the billing provider", async () => {
+    // This app bills through the offline sandbox: no third-party origin at all.
+    const sandbox = String((await ctx.app.inject('/healthz')).headers['content-security-policy']);
+    expect(sandbox).not.toContain('stripe');
+    expect(sandbox).toMatch(/connect-src 'self'(;|$)/);
+    const stripe = computeSecurityHeaders(helmetOptionsFor(false, [], { allowStripe: true }))[
+      'content-security-policy'
+    ];
+    expect(stripe).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com");
+    expect(stripe).toContain('frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com');
+    expect(stripe).toContain("connect-src 'self' https://api.stripe.com");
   });
 
   it('neither upgrades requests nor pins HTTPS when the product is served over plain HTTP', () => {

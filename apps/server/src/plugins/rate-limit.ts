@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import { authMessages } from '@dataplatform/contract';
 import type { RateLimitRule } from '../config.js';
-import { tooManyRequests } from '../lib/errors.js';
+import { rateLimitUnavailable, tooManyRequests } from '../lib/errors.js';
+import type { RedisConnection } from '../lib/redis.js';
 
 type KeyOf = (request: FastifyRequest) => string | undefined;
 
@@ -11,9 +12,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * A preHandler that counts the request under `name` and the key `keyOf` returns (skipped when it
-     * returns undefined) and answers 429 with a `detail` once the rule's budget is spent.
+     * returns undefined) and answers 429 with a `detail` once the rule's budget is spent. While the
+     * count cannot be kept (Redis unreachable) it answers 503 `rate_limit_unavailable` with the
+     * detail `unavailable`: every limited route is a target for abuse, so it fails closed.
      */
-    limit(name: string, rule: RateLimitRule, keyOf: KeyOf): preHandlerAsyncHookHandler;
+    limit(name: string, rule: RateLimitRule, keyOf: KeyOf, unavailable: string): preHandlerAsyncHookHandler;
   }
 }
 
@@ -28,12 +31,25 @@ export function byField(part: 'body' | 'params', field: string): KeyOf {
   };
 }
 
-export const rateLimitPlugin = fp(
-  async (app: FastifyInstance) => {
-    // Per-instance memory store; several instances each count on their own (see decision 004).
-    await app.register(rateLimit, { global: false, cache: 50_000 });
+export interface RateLimitOptions {
+  /** Count in this Redis, shared by every instance (decision 020); unset: in this process's memory. */
+  redis?: RedisConnection | undefined;
+}
 
-    app.decorate('limit', (name: string, rule: RateLimitRule, keyOf: KeyOf) => {
+export const rateLimitPlugin = fp<RateLimitOptions>(
+  async (app: FastifyInstance, options) => {
+    const { redis } = options;
+    await app.register(
+      rateLimit,
+      redis
+        ? // The plugin's Redis store: one atomic script per count, under REDIS_KEY_PREFIX + `rate-limit:`.
+          // A store error is thrown to us (skipOnError false), and answered below.
+          { global: false, redis: redis.client, nameSpace: 'rate-limit:', skipOnError: false }
+        : // Per-instance memory store: several instances each count on their own (decision 004).
+          { global: false, cache: 50_000 },
+    );
+
+    app.decorate('limit', (name: string, rule: RateLimitRule, keyOf: KeyOf, unavailable: string) => {
       const check = app.createRateLimit({
         max: rule.max,
         timeWindow: rule.windowMs,
@@ -41,7 +57,17 @@ export const rateLimitPlugin = fp(
       });
       const handler: preHandlerAsyncHookHandler = async (request) => {
         if (keyOf(request) === undefined) return;
-        const result = await check(request);
+        let result;
+        try {
+          result = await check(request);
+        } catch (error) {
+          // The memory store does not fail: anything it throws is a bug, answered 500.
+          if (!redis) throw error;
+          // Redis cannot count: logged once per outage, and the request is refused.
+          redis.failed(error);
+          throw rateLimitUnavailable(unavailable);
+        }
+        redis?.succeeded();
         if (!result.isAllowed && result.isExceeded) {
           throw tooManyRequests(authMessages.tooManyRequests, result.ttlInSeconds);
         }
@@ -49,5 +75,5 @@ export const rateLimitPlugin = fp(
       return handler;
     });
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['error-handler'] },
 );

@@ -22,18 +22,39 @@ const CSP_DIRECTIVES = {
 const INLINE_SCRIPT_HASH = /^sha256-[A-Za-z0-9+/]{43}=$/;
 
 /**
+ * What Stripe.js needs (Stripe's CSP guide): its script, the card field's frames and 3-D Secure, and
+ * its API. Allowed only when Stripe is the billing provider (docs/decisions/016-stripe-csp.md).
+ */
+const STRIPE_ORIGINS = {
+  'script-src': ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  'frame-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  'connect-src': ['https://api.stripe.com'],
+} as const;
+
+/**
  * Over plain HTTP (a local run, or an intranet without TLS) the browser must not be told to upgrade
  * every request to HTTPS nor to remember HTTPS for the host: the product would stop loading.
  * `inlineScriptHashes` ('sha256-...') allow those exact inline scripts and no other (the web build's
  * pre-paint colour-scheme script); inline script stays forbidden otherwise.
  */
-export function helmetOptionsFor(servedOverHttps: boolean, inlineScriptHashes: readonly string[] = []): HelmetOptions {
+export function helmetOptionsFor(
+  servedOverHttps: boolean,
+  inlineScriptHashes: readonly string[] = [],
+  { allowStripe = false }: { allowStripe?: boolean } = {},
+): HelmetOptions {
   for (const hash of inlineScriptHashes) {
     if (!INLINE_SCRIPT_HASH.test(hash)) throw new Error(`Not a CSP sha256 script hash: ${hash}`);
   }
+  const stripe = (directive: keyof typeof STRIPE_ORIGINS) => (allowStripe ? STRIPE_ORIGINS[directive] : []);
   const directives = {
     ...CSP_DIRECTIVES,
-    'script-src': [...CSP_DIRECTIVES['script-src'], ...inlineScriptHashes.map((hash) => `'${hash}'`)],
+    'script-src': [
+      ...CSP_DIRECTIVES['script-src'],
+      ...inlineScriptHashes.map((hash) => `'${hash}'`),
+      ...stripe('script-src'),
+    ],
+    'connect-src': [...CSP_DIRECTIVES['connect-src'], ...stripe('connect-src')],
+    ...(allowStripe ? { 'frame-src': [...STRIPE_ORIGINS['frame-src']] } : {}),
   };
   if (servedOverHttps) {
     return {
@@ -69,9 +90,16 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   return headers;
 }
 
-export const securityHeadersPlugin = fp<{ servedOverHttps: boolean; inlineScriptHashes?: readonly string[] }>(
+export const securityHeadersPlugin = fp<{
+  servedOverHttps: boolean;
+  inlineScriptHashes?: readonly string[];
+  /** Stripe is the billing provider: its card field's origins are allowed. */
+  allowStripe?: boolean;
+}>(
   async (app: FastifyInstance, options) => {
-    const headers = computeSecurityHeaders(helmetOptionsFor(options.servedOverHttps, options.inlineScriptHashes));
+    const headers = computeSecurityHeaders(
+      helmetOptionsFor(options.servedOverHttps, options.inlineScriptHashes, { allowStripe: options.allowStripe }),
+    );
     app.addHook('onRequest', async (_request, reply) => {
       reply.headers(headers);
     });

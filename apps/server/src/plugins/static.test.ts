@@ -102,10 +102,10 @@ describe('static web app', () => {
   it('answers a JSON 404 for unknown files and API paths, never the shell', async () => {
     const file = await ctx.app.inject('/assets/missing.js');
     expect(file.statusCode).toBe(404);
-    expect(file.json()).toEqual({ detail: 'Not Found' });
+    expect(file.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
     const api = await ctx.app.inject({ url: '/api/v1/about-us', headers: html });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ detail: 'Not Found' });
+    expect(api.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
   });
 
   it("lets the web build's inline script run through its CSP hash, on pages and API answers alike", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isWebAppPath } from '@dataplatform/contract';
+import { ErrorCode, isWebAppPath } from '@dataplatform/contract';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -59,7 +59,7 @@ export const staticPlugin = fp<{ root: string }>(
           .header('cache-control', 'no-cache')
           .sendFile('index.html');
       }
-      return reply.code(404).send({ detail: 'Not Found' });
+      return reply.code(404).send({ detail: 'Not Found', code: ErrorCode.not_found });
     });
   },
   { name: 'static' },

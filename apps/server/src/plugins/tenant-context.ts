@@ -1,7 +1,7 @@
 import { TENANT_HEADER } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthContext } from '../modules/auth/sessions.service.js';
+import type { AuthContext } from '../lib/auth-context.js';
 
 /** The tenant a request acts for, once its header has been checked against the caller. */
 export interface TenantContext {
@@ -48,5 +48,5 @@ export const tenantContextPlugin = fp<TenantContextPluginOptions>(
       request.log = request.log.child({ tenantId: request.tenant.id });
     });
   },
-  { name: 'tenant-context', dependencies: ['auth'] },
+  { name: 'tenant-context', dependencies: ['error-handler', 'auth'] },
 );

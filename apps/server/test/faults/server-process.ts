@@ -144,8 +144,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         }
       });
     };
-    collect(child.stdout!);
-    collect(child.stderr!);
+    collect(child.stdout);
+    collect(child.stderr);
     child.once('exit', (code, signal) => {
       process_.exit = { code, signal };
       reject(new Error(`server exited before serving (${code ?? signal}):\n${lines.slice(-20).join('\n')}`));

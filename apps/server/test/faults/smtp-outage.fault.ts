@@ -44,7 +44,7 @@ describe('SMTP down for hours', () => {
     // The outage, a few simulated minutes at a time.
     let passes = 0;
     for (let elapsed = 0; elapsed < OUTAGE_MS; elapsed += STEP_MS) {
-      await ctx.app.outbox.drain();
+      await ctx.app.services.outbox.drain();
       ctx.clock.advance(STEP_MS);
       passes += 1;
     }
@@ -57,13 +57,13 @@ describe('SMTP down for hours', () => {
     let minutesToDrain = 0;
     while (ctx.smtp.received.filter((mail) => subjects.includes(mail.subject)).length < MAILS && minutesToDrain <= 15) {
       ctx.clock.advance(MINUTE);
-      await ctx.app.outbox.drain();
+      await ctx.app.services.outbox.drain();
       minutesToDrain += 1;
     }
     // More time and passes send nothing twice.
     for (let extra = 0; extra < 30; extra += 1) {
       ctx.clock.advance(15 * MINUTE);
-      await ctx.app.outbox.drain();
+      await ctx.app.services.outbox.drain();
     }
 
     const copies = subjects.map((subject) => ctx.smtp.received.filter((mail) => mail.subject === subject).length);

@@ -1,3 +1,4 @@
+import { ERROR_STATUS, isErrorCode } from '@dataplatform/contract';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,8 @@ import { createTestContext, createUser, type TestContext } from '../harness.js';
  * Requests generated from the OpenAPI document: every operation, as an anonymous caller, a plain
  * user and a superuser, with wrong types, missing and extra fields, boundary lengths, unicode and
  * control characters, malformed path parameters and wrong content types. Seeded, so a failure
- * reproduces. Never a 5xx; every 4xx a JSON `detail`; no 2xx for input the document calls invalid.
+ * reproduces. Never a 5xx; every 4xx a JSON `detail` and a `code` of that status; no 2xx for input
+ * the document calls invalid.
  */
 const SEED = 12;
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 300);
@@ -218,7 +220,7 @@ function queryValue(parameter: Parameter): fc.Arbitrary<Generated<string> | unde
       fc.constantFrom('abc', '1.5', '', '1e400', '-1').map((value) => ({
         value,
         invalid: value === '-1' && (schema.minimum ?? -Infinity) <= -1 ? undefined : 'not an integer in range',
-      })) as fc.Arbitrary<Generated<string>>,
+      })),
     );
   }
   return fc.oneof(...options);
@@ -277,6 +279,16 @@ function isDetail(response: LightMyRequestResponse): boolean {
         (item: { loc?: unknown; msg?: unknown }) => Array.isArray(item.loc) && typeof item.msg === 'string',
       )
     );
+  } catch {
+    return false;
+  }
+}
+
+/** The answer's `code` is one of the contract's, and the contract gives it this status. */
+function hasCodeOfStatus(response: LightMyRequestResponse): boolean {
+  try {
+    const { code } = response.json<{ code?: unknown }>();
+    return isErrorCode(code) && ERROR_STATUS[code] === response.statusCode;
   } catch {
     return false;
   }
@@ -365,6 +377,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           if (response.statusCode >= 500) problems.push(`5xx ${where} ${response.body.slice(0, 200)}`);
           else if (response.statusCode >= 400 && !isDetail(response))
             problems.push(`no detail ${where} ${response.body.slice(0, 200)}`);
+          else if (response.statusCode >= 400 && !hasCodeOfStatus(response))
+            problems.push(`no code of its status ${where} ${response.body.slice(0, 200)}`);
           else if (response.statusCode < 300 && invalid) problems.push(`2xx for invalid input (${invalid}) ${where}`);
         }),
         { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true },

@@ -20,7 +20,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 }
 
 /**
- * /admin (SPEC.md section 6): a token plus a stored user whose is_superuser is true; anything else,
+ * /admin (SEC-ACCESS-4): a token plus a stored user whose is_superuser is true; anything else,
  * an unparsable record included, goes to /login.
  */
 export function RequireSuperuser({ children }: { children: ReactNode }) {

@@ -5,7 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { usePageMeta } from '../lib/use-page-meta.js';
 import { paths } from '../config/paths.js';
 
-/** Any unmatched route (SPEC.md section 2). */
+/** Any unmatched route (NAV-ROUTES-4, NAV-404-1). */
 export function NotFound() {
   usePageMeta();
   return (

@@ -40,7 +40,7 @@ export const PRERENDERED_PAGES: Readonly<Record<string, { preload(): Promise<voi
   '/contact': ContactPage,
 };
 
-/** The route tree of SPEC.md section 2. */
+/** The route tree (NAV-ROUTES-1 to NAV-ROUTES-4). */
 export function AppRoutes() {
   return (
     <Routes>

@@ -11,6 +11,8 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#1d4ed8' },
         secondary: { main: '#7c3aed' },
+        // Darker than MUI's red: destructive text buttons stay above 4.5:1 on a selected card's tint.
+        error: { main: '#b91c1c' },
         background: { default: '#f8fafc', paper: '#ffffff' },
       },
     },
@@ -18,6 +20,8 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#93c5fd' },
         secondary: { main: '#c4b5fd' },
+        // Light enough for red text on the dark paper, and for dark text on a red button.
+        error: { main: '#fca5a5' },
         background: { default: '#0b1220', paper: '#111a2e' },
       },
     },

@@ -110,4 +110,36 @@ describe('DataTable', () => {
     await user.keyboard('{Enter}');
     expect(opened).toEqual(['r1', 'r2']);
   });
+
+  it('leaves a button inside a row to do its own thing, without opening the row', async () => {
+    const user = userEvent.setup();
+    const opened: string[] = [];
+    const filtered: string[] = [];
+    const withButton: DataTableColumn<Row>[] = [
+      {
+        key: 'name',
+        header: 'Name',
+        render: (row) => (
+          <button type="button" onClick={() => filtered.push(row.id)}>
+            Filter by {row.name}
+          </button>
+        ),
+      },
+    ];
+    render(
+      <DataTable
+        aria-label="rows"
+        columns={withButton}
+        rows={rows.slice(0, 1)}
+        rowKey={(row) => row.id}
+        loading={false}
+        error={false}
+        {...texts}
+        onRowClick={(row) => opened.push(row.id)}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Filter by Row 1' }));
+    expect(filtered).toEqual(['r1']);
+    expect(opened).toEqual([]);
+  });
 });

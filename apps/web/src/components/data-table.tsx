@@ -8,7 +8,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 
 export interface DataTableColumn<TRow> {
   key: string;
@@ -112,6 +112,13 @@ export function DataTable<TRow>({
     status = emptyText;
   }
 
+  // A button or link inside the row (a filter, an action) does its own thing, not open the row too.
+  const openOnClick = (row: TRow) => (event: MouseEvent) => {
+    const control = event.target instanceof Element ? event.target.closest('button, a, input, select, textarea') : null;
+    if (control !== null && event.currentTarget.contains(control)) return;
+    onRowClick?.(row);
+  };
+
   const openOnKey = (row: TRow) => (event: KeyboardEvent) => {
     if (event.target !== event.currentTarget) return;
     if (event.key === 'Enter' || event.key === ' ') {
@@ -152,7 +159,7 @@ export function DataTable<TRow>({
                 <TableRow
                   key={rowKey(row)}
                   hover={onRowClick !== undefined}
-                  onClick={onRowClick ? () => onRowClick(row) : undefined}
+                  onClick={onRowClick ? openOnClick(row) : undefined}
                   onKeyDown={onRowClick ? openOnKey(row) : undefined}
                   tabIndex={onRowClick ? 0 : undefined}
                   sx={onRowClick ? { cursor: 'pointer' } : undefined}

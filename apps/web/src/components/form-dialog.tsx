@@ -48,9 +48,14 @@ function validationItems(error: unknown): ValidationItem[] | undefined {
   if (!(error instanceof ApiError) || error.status !== 422) return undefined;
   const body = error.body;
   if (typeof body !== 'object' || body === null || !('detail' in body) || !Array.isArray(body.detail)) return undefined;
-  return body.detail.filter(
+  return (body.detail as unknown[]).filter(
     (item): item is ValidationItem =>
-      typeof item === 'object' && item !== null && Array.isArray(item.loc) && typeof item.msg === 'string',
+      typeof item === 'object' &&
+      item !== null &&
+      'loc' in item &&
+      Array.isArray(item.loc) &&
+      'msg' in item &&
+      typeof item.msg === 'string',
   );
 }
 

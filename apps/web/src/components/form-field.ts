@@ -3,11 +3,24 @@ import { get, type FieldValues, type Path, type UseFormReturn } from 'react-hook
 /** What the helpers need of a form, whatever its submitted (parsed) type. */
 export type FormHandle<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
 
-/** Wires a MUI TextField to react-hook-form: the input ref, handlers, and the field's message. */
-export function fieldProps<T extends FieldValues>(form: FormHandle<T>, name: Path<T>) {
+/**
+ * Wires a MUI TextField to react-hook-form: the input ref, handlers, and the field's message. With
+ * `reserveMessageSpace` an empty message line is kept, so a message appearing moves nothing below it
+ * (for forms whose buttons sit under the fields on the page, not in a dialog).
+ */
+export function fieldProps<T extends FieldValues>(
+  form: FormHandle<T>,
+  name: Path<T>,
+  { reserveMessageSpace = false }: { reserveMessageSpace?: boolean } = {},
+) {
   const { ref, ...registration } = form.register(name);
   const message = fieldError(form, name);
-  return { ...registration, inputRef: ref, error: message !== undefined, helperText: message };
+  return {
+    ...registration,
+    inputRef: ref,
+    error: message !== undefined,
+    helperText: message ?? (reserveMessageSpace ? ' ' : undefined),
+  };
 }
 
 /** The message of a field's error, if it has one. */

@@ -12,7 +12,7 @@ export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'error' | 'helper
   reserveMessageSpace?: boolean;
 };
 
-/** A password input with the eye button of SPEC.md section 2; the text starts hidden. */
+/** A password input with the eye button of AUTH-LOGIN-2; the text starts hidden. */
 export function PasswordField({ errorMessage, reserveMessageSpace = false, slotProps, ...props }: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   return (

@@ -9,7 +9,7 @@ export interface PasswordStrength {
   label: StrengthLabel;
 }
 
-/** Low under 33 %, Medium under 66 %, otherwise High (SPEC.md section 9). */
+/** Low under 33 %, Medium under 66 %, otherwise High (WEB-UI-4). */
 export function strengthLabel(percent: number): StrengthLabel {
   if (percent < 33) return 'Low';
   if (percent < 66) return 'Medium';

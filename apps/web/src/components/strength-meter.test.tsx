@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { passwordStrength, strengthLabel } from './password-strength.js';
 import { StrengthMeter } from './strength-meter.js';
 
-describe('strength label (SPEC.md section 9)', () => {
+describe('strength label (WEB-UI-4)', () => {
   it.each([
     [0, 'Low'],
     [25, 'Low'],

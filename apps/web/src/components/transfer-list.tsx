@@ -92,7 +92,7 @@ function Side<TItem extends TransferItem>({
 }
 
 /**
- * Two lists, "Available Items" and "Selected Items", with the four moves of SPEC.md section 2: all
+ * Two lists, "Available Items" and "Selected Items", with the four moves of ADM-UROLES-1: all
  * right, selected right, selected left, all left. Controlled: it reports the whole selected set.
  */
 export function TransferList<TItem extends TransferItem>({

@@ -1,5 +1,5 @@
 /**
- * Every path of the web app, defined once (SPEC.md section 2). Screens link and redirect through
+ * Every path of the web app, defined once (NAV-ROUTES-1, NAV-ROUTES-3). Screens link and redirect through
  * these names; the route tree in app/routes.tsx mounts the same segments.
  */
 export const paths = {

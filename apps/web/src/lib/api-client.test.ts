@@ -56,6 +56,36 @@ describe('apiRequest', () => {
     expect(seen[0]?.init.body).toBe('{"name":"Al"}');
   });
 
+  it('leaves out X-Tenant-ID when a call asks to go without it', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token-1');
+    localStorage.setItem(STORAGE_KEYS.selectedTenantId, 'tenant-7');
+    const seen = serveWith(() => json(200, { data: [], count: 0 }));
+    await apiRequest({ path: '/users/me/tenants', withoutTenant: true });
+    const headers = seen[0]?.init.headers as Record<string, string>;
+    expect(headers).not.toHaveProperty('X-Tenant-ID');
+    expect(headers.Authorization).toBe('Bearer token-1');
+  });
+
+  // WEB-CLIENT-3: identity is the bearer header, never a cookie, so there is no XSRF pair to send.
+  it('sends no XSRF header, even with an XSRF-TOKEN cookie set, and no timeout of its own (WEB-CLIENT-3)', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token-1');
+    document.cookie = 'XSRF-TOKEN=from-a-cookie';
+    try {
+      const seen = serveWith(() => json(200, {}));
+      await apiRequest({ path: '/users/me' });
+      await apiRequest({ path: '/contact/', method: 'POST', json: { name: 'Al' } });
+      for (const { init } of seen) {
+        const names = Object.keys(init.headers as Record<string, string>).map((name) => name.toLowerCase());
+        expect(names.filter((name) => name.includes('xsrf') || name.includes('csrf'))).toEqual([]);
+        expect(names).toContain('authorization');
+        // No AbortSignal of the client's own: a call without the caller's signal never times out.
+        expect(init.signal).toBeUndefined();
+      }
+    } finally {
+      document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+    }
+  });
+
   it('adds a JSON content type and X-User-ID from the stored user to admin calls only', async () => {
     localStorage.setItem(STORAGE_KEYS.accessToken, 'token-1');
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 'user-42', is_superuser: true }));

@@ -3,7 +3,7 @@ import { clearSession, getAccessToken, getSelectedTenantId, getStoredUser } from
 import { paths } from '../config/paths.js';
 import { navigateTo } from './navigation.js';
 
-/** API base (SPEC.md section 9): same origin. */
+/** API base (WEB-CLIENT-1): same origin. */
 export const API_BASE = '/api/v1';
 
 type QueryValue = string | number | boolean | undefined;
@@ -19,13 +19,18 @@ export interface RequestOptions {
   form?: Record<string, string>;
   signal?: AbortSignal;
   /**
-   * The admin console's calls (SPEC.md section 7): also a JSON content type and `X-User-ID` from the
+   * The admin console's calls (ADM-LAYOUT-3): also a JSON content type and `X-User-ID` from the
    * stored user id. The server never trusts that header; identity comes from the token.
    * A bodiless DELETE or POST gets no content type (the server refuses an empty JSON body).
    */
   admin?: boolean;
   /** 'blob': the answer is a file (see apiDownload), not JSON. */
   responseType?: 'json' | 'blob';
+  /**
+   * Leave out X-Tenant-ID: for the calls that decide which tenant may be selected. The server refuses
+   * every call naming a tenant the user may no longer use, so such a call must not carry one.
+   */
+  withoutTenant?: boolean;
 }
 
 /** A file the API answered with, and the name the server gave it. */
@@ -85,10 +90,8 @@ function isAbort(error: unknown): boolean {
 export async function apiRequest<T>(options: RequestOptions): Promise<T> {
   const url = buildUrl(options.path, options.query);
   const token = getAccessToken();
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'X-Tenant-ID': getSelectedTenantId(),
-  };
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (!options.withoutTenant) headers['X-Tenant-ID'] = getSelectedTenantId();
   if (token) headers.Authorization = `Bearer ${token}`;
   // A bodiless DELETE or POST is left without one: the server refuses an empty JSON body.
   if (options.admin && ((options.method ?? 'GET') === 'GET' || options.json !== undefined)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorText, failureText, GENERIC_ERROR, STATUS_NAMES, statusName } from './api-error.js';
 
-describe('status names (SPEC.md section 8)', () => {
+describe('status names (WEB-ERR-1)', () => {
   it('names every status from 400 to 511 that HTTP defines, 422 as "Validation Error"', () => {
     expect(statusName(400)).toBe('Bad Request');
     expect(statusName(401)).toBe('Unauthorized');
@@ -37,9 +37,20 @@ describe('status names (SPEC.md section 8)', () => {
     expect(aborted.isAborted).toBe(true);
     expect(aborted.url).toBe('/api/v1/users/me');
   });
+
+  it("reads the API's error code, and only a known one", () => {
+    const answer = (body: unknown) => new ApiError({ url: '/api/v1/x', status: 409, statusText: 'Conflict', body });
+    expect(answer({ detail: 'The user with this email already exists in the system', code: 'email_taken' }).code).toBe(
+      'email_taken',
+    );
+    for (const body of [{ detail: 'x' }, { detail: 'x', code: 'no_such_code' }, { code: 42 }, 'text', undefined]) {
+      expect(answer(body).code).toBeUndefined();
+    }
+    expect(ApiError.aborted('/api/v1/x').code).toBeUndefined();
+  });
 });
 
-describe('failure text (SPEC.md section 8)', () => {
+describe('failure text (WEB-ERR-2)', () => {
   it('takes the first detail message when detail is an array', () => {
     const body = {
       detail: [

@@ -1,4 +1,8 @@
-/** Standard reason phrases for the statuses SPEC.md section 8 maps (400–511). */
+// First: Zod's settings must be in place before the contract builds its schemas.
+import './zod-jitless.js';
+import { isErrorCode, type ErrorCode } from '@dataplatform/contract';
+
+/** Standard reason phrases for the statuses WEB-ERR-1 maps (400–511). */
 export const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -76,6 +80,16 @@ export class ApiError extends Error {
   get isAborted(): boolean {
     return this.message === REQUEST_ABORTED && this.status === 0;
   }
+
+  /**
+   * The API's machine-readable reason (decision 018): what the app branches on, never the wording
+   * of `detail`. Undefined when the answer carried none (a proxy's error page, a network failure).
+   */
+  get code(): ErrorCode | undefined {
+    const body = this.body;
+    if (typeof body !== 'object' || body === null || !('code' in body)) return undefined;
+    return isErrorCode(body.code) ? body.code : undefined;
+  }
 }
 
 function describeStatus(response: { status: number; statusText: string; body: unknown }): string {
@@ -93,7 +107,7 @@ function safeStringify(value: unknown): string {
 }
 
 /**
- * The text shown for a failed call (SPEC.md section 8): the first detail message when `detail` is an
+ * The text shown for a failed call (WEB-ERR-2): the first detail message when `detail` is an
  * array, else the detail string, else "Something went wrong.".
  */
 export function failureText(body: unknown): string {

@@ -14,7 +14,7 @@ function lastToast() {
   return getToasts().at(-1);
 }
 
-describe('global error handling (SPEC.md section 8)', () => {
+describe('global error handling (WEB-ERR-3)', () => {
   const navigations: string[] = [];
   beforeEach(() => {
     navigations.length = 0;

@@ -5,7 +5,7 @@ import { navigateTo } from './navigation.js';
 import { clearSession } from './session.js';
 import { showToast } from './toast-store.js';
 
-/** Fixed toast texts of SPEC.md section 8. */
+/** Fixed toast texts (WEB-ERR-3). */
 export const GLOBAL_ERROR_TEXTS = {
   403: 'You do not have permission to perform this action',
   404: 'The requested resource was not found',
@@ -23,7 +23,7 @@ export function globalErrorText(error: unknown): string {
 /** How one query or mutation wants its failure told (its TanStack Query `meta`). */
 export interface ErrorPresentation {
   /**
-   * The operation's own failure text (SPEC.md section 8, e.g. "Failed to delete plan"); the server's
+   * The operation's own failure text (e.g. "Failed to delete plan", SET-PLANS-10); the server's
    * reason follows it when a 4xx carried one: "Failed to create subscription: Your card was declined."
    */
   errorText?: string;
@@ -41,7 +41,7 @@ export function operationErrorText(error: unknown, errorText: string): string {
 }
 
 /**
- * The global error handling of SPEC.md section 8: every error is logged; a 401 drops the session
+ * The global error handling (WEB-ERR-3, WEB-ERR-4): every error is logged; a 401 drops the session
  * and goes to /login; anything else becomes an error toast. Cancelled requests are only logged.
  */
 export function handleGlobalError(error: unknown, presentation: ErrorPresentation = {}): void {

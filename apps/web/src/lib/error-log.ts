@@ -1,4 +1,4 @@
-/** Most entries the in-memory error log keeps (SPEC.md section 9); the oldest go first. */
+/** Most entries the in-memory error log keeps (WEB-ERR-4); the oldest go first. */
 export const ERROR_LOG_LIMIT = 1000;
 
 export interface ErrorLogEntry {

@@ -1,4 +1,4 @@
-/** Display formats of SPEC.md section 9: en-US money in the record's own currency, dates as "MMM d, yyyy". */
+/** Display formats (SET-BILLING-3): en-US money in the record's own currency, dates as "MMM d, yyyy". */
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 

@@ -10,7 +10,7 @@ import {
   setStoredUser,
 } from './session.js';
 
-describe('browser storage (SPEC.md section 3)', () => {
+describe('browser storage (WEB-STORAGE-1)', () => {
   it('uses the keys access_token, user and selectedTenantId', () => {
     setAccessToken('abc');
     setStoredUser({ id: 'u1', is_superuser: true });

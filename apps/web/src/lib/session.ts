@@ -1,4 +1,4 @@
-/** Browser storage keys of SPEC.md section 3, word for word. */
+/** Browser storage keys (WEB-STORAGE-1), word for word. */
 export const STORAGE_KEYS = {
   accessToken: 'access_token',
   user: 'user',

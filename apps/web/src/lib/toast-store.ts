@@ -6,7 +6,7 @@ export interface Toast {
   severity: ToastSeverity;
 }
 
-/** Toast and snackbar auto-hide (SPEC.md section 9). */
+/** Toast and snackbar auto-hide (WEB-UI-5). */
 export const TOAST_AUTO_HIDE_MS = 6000;
 
 type Listener = () => void;

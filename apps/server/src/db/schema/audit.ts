@@ -1,4 +1,5 @@
-import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
 
 /**
  * Append-only record of admin changes. No foreign key to users: an entry outlives its actor and its
@@ -16,12 +17,14 @@ export const auditLog = pgTable(
     before: jsonb('before').$type<Record<string, unknown>>(),
     after: jsonb('after').$type<Record<string, unknown>>(),
     ip: text('ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
-    index('audit_log_created_at_idx').on(t.createdAt),
-    index('audit_log_actor_idx').on(t.actorId, t.createdAt),
-    index('audit_log_target_idx').on(t.targetType, t.targetId, t.createdAt),
-    index('audit_log_action_idx').on(t.action, t.createdAt),
+    // Each list order (newest first, the id breaking ties) under each filter the console offers.
+    index('audit_log_created_at_idx').on(t.createdAt, t.id),
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt, t.id),
+    index('audit_log_target_type_idx').on(t.targetType, t.createdAt, t.id),
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.createdAt, t.id),
+    index('audit_log_action_idx').on(t.action, t.createdAt, t.id),
   ],
 );

@@ -10,14 +10,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, timestamptz } from './columns.js';
 import { users } from './users.js';
-
-const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 /** Money columns: exact decimals, read by Drizzle as strings and never as floats. */
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
@@ -35,8 +32,8 @@ export const plans = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     providerProductId: text('provider_product_id'),
     providerPriceId: text('provider_price_id'),
-    createdAt,
-    updatedAt,
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [check('plans_price_positive', sql`${t.price} > 0`)],
 );
@@ -54,8 +51,8 @@ export const billingCustomers = pgTable(
      * Set while a charge of this customer is in flight (subscribe): a second one waits for it to
      * end, on any instance. A lease rather than a lock, so a crashed instance cannot block for good.
      */
-    chargeLeaseUntil: timestamp('charge_lease_until', { withTimezone: true }),
-    createdAt,
+    chargeLeaseUntil: timestamptz('charge_lease_until'),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] })],
 );
@@ -76,8 +73,8 @@ export const paymentMethods = pgTable(
     expiryYear: integer('expiry_year').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
     /** `created` of the newest provider event applied to this row (out-of-order webhooks). */
-    providerUpdatedAt: timestamp('provider_updated_at', { withTimezone: true }),
-    createdAt,
+    providerUpdatedAt: timestamptz('provider_updated_at'),
+    createdAt: createdAt(),
   },
   (t) => [
     index('payment_methods_user_idx').on(t.userId),
@@ -99,18 +96,18 @@ export const subscriptions = pgTable(
     // Null only once a plan with ended subscriptions is deleted; the check keeps live ones on a plan.
     planId: uuid('plan_id').references(() => plans.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['active', 'past_due', 'canceled'] }).notNull(),
-    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
-    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    currentPeriodStart: timestamptz('current_period_start').notNull(),
+    currentPeriodEnd: timestamptz('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    canceledAt: timestamptz('canceled_at'),
     /** Failed renewal attempts in the current period; reset by a successful charge. */
     failedAttempts: integer('failed_attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    nextAttemptAt: timestamptz('next_attempt_at'),
     /** A renewal worker's claim: another instance leaves the row alone until `claimExpiresAt`. */
     claimId: uuid('claim_id'),
-    claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true }),
-    createdAt,
-    updatedAt,
+    claimExpiresAt: timestamptz('claim_expires_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('subscriptions_one_live_idx')
@@ -141,10 +138,10 @@ export const transactions = pgTable(
     /** The provider's payment (intent) id; a payment is recorded once. */
     providerPaymentId: text('provider_payment_id').unique(),
     /** `created` of the newest provider event applied (out-of-order webhooks). */
-    providerUpdatedAt: timestamp('provider_updated_at', { withTimezone: true }),
-    createdAt,
+    providerUpdatedAt: timestamptz('provider_updated_at'),
+    createdAt: createdAt(),
   },
-  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt, t.id)],
 );
 
 /** Every provider event applied, by id, written in the same transaction as its effect. */
@@ -152,8 +149,8 @@ export const billingEvents = pgTable('billing_events', {
   id: text('id').primaryKey(),
   provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
   type: text('type').notNull(),
-  providerCreatedAt: timestamp('provider_created_at', { withTimezone: true }).notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  providerCreatedAt: timestamptz('provider_created_at').notNull(),
+  receivedAt: timestamptz('received_at').notNull().defaultNow(),
 });
 
 /**
@@ -168,7 +165,7 @@ export const sandboxPaymentMethods = pgTable('sandbox_payment_methods', {
   expYear: integer('exp_year').notNull(),
   outcome: text('outcome').notNull(),
   customerId: text('customer_id'),
-  createdAt,
+  createdAt: createdAt(),
 });
 
 export const sandboxPaymentIntents = pgTable(
@@ -184,7 +181,7 @@ export const sandboxPaymentIntents = pgTable(
     metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
     idempotencyKey: text('idempotency_key').unique(),
     clientSecret: text('client_secret').notNull(),
-    createdAt,
+    createdAt: createdAt(),
   },
   (t) => [index('sandbox_payment_intents_customer_idx').on(t.customerId)],
 );

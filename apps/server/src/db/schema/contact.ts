@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 /** Messages from the public contact form. Honeypot hits are kept too, with status `spam`. */
 export const contactSubmissions = pgTable(
@@ -18,12 +19,14 @@ export const contactSubmissions = pgTable(
       .default('new'),
     ip: text('ip'),
     userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('contact_submissions_status_check', sql`${t.status} in ('new', 'read', 'replied', 'archived', 'spam')`),
-    index('contact_submissions_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('contact_submissions_status_created_at_idx').on(t.status, t.createdAt.desc()),
+    // Newest first is a backward scan of these. (The DESC NULLS LAST of the first version did not
+    // match ORDER BY … DESC, which puts nulls first, so a page sorted the whole table.)
+    index('contact_submissions_created_at_idx').on(t.createdAt, t.id),
+    index('contact_submissions_status_created_at_idx').on(t.status, t.createdAt, t.id),
   ],
 );

@@ -5,3 +5,4 @@ export * from './audit.js';
 export * from './tenants.js';
 export * from './contact.js';
 export * from './billing.js';
+export * from './row-counts.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 import { users } from './users.js';
 
 export const tenants = pgTable(
@@ -15,8 +16,8 @@ export const tenants = pgTable(
     dburlSealed: text('dburl_sealed'),
     // The same URL with its password masked: what responses show, readable without the key.
     dburlMasked: text('dburl_masked'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('tenants_status_check', sql`${t.status} in ('active', 'inactive')`),
@@ -34,7 +35,7 @@ export const tenantMembers = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('tenant_members_user_id_idx').on(t.userId)],
 );

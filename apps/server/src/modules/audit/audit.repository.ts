@@ -1,5 +1,8 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { PaginationQuery } from '@dataplatform/contract';
+import { desc } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
+import type { ColumnMatch } from '../../lib/row-counts.js';
 import { auditLog } from '../../db/schema/index.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -20,23 +23,12 @@ export async function insertAuditEntry(db: DbOrTx, values: NewAuditRow): Promise
 export async function listAuditEntries(
   db: DbOrTx,
   filters: AuditFilters,
-  page: { skip: number; limit: number },
-): Promise<{ rows: AuditRow[]; total: number }> {
-  const conditions: SQL[] = [];
-  if (filters.actorId !== undefined) conditions.push(eq(auditLog.actorId, filters.actorId));
-  if (filters.targetType !== undefined) conditions.push(eq(auditLog.targetType, filters.targetType));
-  if (filters.targetId !== undefined) conditions.push(eq(auditLog.targetId, filters.targetId));
-  if (filters.action !== undefined) conditions.push(eq(auditLog.action, filters.action));
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(auditLog)
-      .where(where)
-      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-      .offset(page.skip)
-      .limit(page.limit),
-    db.select({ total: count() }).from(auditLog).where(where),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+  page: PaginationQuery,
+): Promise<Page<AuditRow>> {
+  const match: ColumnMatch[] = [];
+  if (filters.actorId !== undefined) match.push([auditLog.actorId, filters.actorId]);
+  if (filters.targetType !== undefined) match.push([auditLog.targetType, filters.targetType]);
+  if (filters.targetId !== undefined) match.push([auditLog.targetId, filters.targetId]);
+  if (filters.action !== undefined) match.push([auditLog.action, filters.action]);
+  return paginate(db, auditLog, { match, orderBy: [desc(auditLog.createdAt), desc(auditLog.id)] }, page);
 }

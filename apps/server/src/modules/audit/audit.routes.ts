@@ -17,6 +17,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
     {
       config: { access: { permission: PERMISSIONS.auditRead } },
       schema: {
+        operationId: 'audit_list',
         tags: ['audit'],
         summary: 'The audit log, newest first (filters: actor_id, target_type, target_id, action)',
         querystring: AuditQuerySchema,

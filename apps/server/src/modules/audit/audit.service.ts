@@ -1,7 +1,8 @@
 import type { AuditEntries, AuditEntry, AuditQuery } from '@dataplatform/contract';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Actor } from '../auth/sessions.service.js';
+import { mapPage } from '../../lib/pagination.js';
+import type { Actor } from '../../lib/auth-context.js';
 import { insertAuditEntry, listAuditEntries, type AuditRow } from './audit.repository.js';
 
 /** A JSON snapshot of the target, without secrets or password hashes (mappers build these). */
@@ -53,12 +54,12 @@ export function createAuditService(deps: { db: Database; clock: Clock }) {
     },
 
     async list(query: AuditQuery): Promise<AuditEntries> {
-      const { rows, total } = await listAuditEntries(
+      const page = await listAuditEntries(
         db,
         { actorId: query.actor_id, targetType: query.target_type, targetId: query.target_id, action: query.action },
         query,
       );
-      return { data: rows.map(toAuditEntry), count: total };
+      return mapPage(page, toAuditEntry);
     },
   };
 }

@@ -2,22 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { AUDIT_ACTIONS, PERMISSIONS, type AuditEntries, type RolePublic } from '@dataplatform/contract';
 import { asc, gt, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRole, permissionIdOf } from '../../../test/authz-fixtures.js';
-import { createTestContext, createUser, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
 import { auditLog } from '../../db/schema/index.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 describe('audit log', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
-  });
-  afterAll(() => ctx.close());
+  const { ctx, admin } = useTestContext();
 
   function call(method: Method, url: string, payload?: unknown, caller: TestUser = admin) {
     return ctx.app.inject({
@@ -149,7 +142,7 @@ describe('audit log', () => {
       expect(updated.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.roleUpdate,
         before: role,
-        after: updated.response.json(),
+        after: updated.response.json<Record<string, unknown>>(),
       });
       expect(updated.rows[0]!.after).toMatchObject({ description: 'two' });
 
@@ -162,7 +155,11 @@ describe('audit log', () => {
       expect(deleted.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.roleDelete,
         targetId: role.id,
-        before: { ...updated.response.json(), user_ids: [member.id], permission_ids: [usersRead] },
+        before: {
+          ...updated.response.json<Record<string, unknown>>(),
+          user_ids: [member.id],
+          permission_ids: [usersRead],
+        },
         after: null,
       });
     });
@@ -188,21 +185,21 @@ describe('audit log', () => {
     it('records each assignment with the set before and after', async () => {
       const member = await createUser(ctx);
       const [first, second] = [await createRole(ctx), await createRole(ctx)];
-      const added = await audited('POST', '/authorization/user-role', { user_id: member.id, role_id: first!.id });
+      const added = await audited('POST', '/authorization/user-role', { user_id: member.id, role_id: first.id });
       expect(added.rows).toHaveLength(1);
       expect(added.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.userRoleAdd,
         targetType: 'user',
         targetId: member.id,
         before: { role_ids: [] },
-        after: { role_ids: [first!.id] },
+        after: { role_ids: [first.id] },
       });
-      const replaced = await audited('PUT', `/authorization/user/${member.id}/roles`, [second!.id]);
+      const replaced = await audited('PUT', `/authorization/user/${member.id}/roles`, [second.id]);
       expect(replaced.rows).toHaveLength(1);
       expect(replaced.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.userRolesReplace,
-        before: { role_ids: [first!.id] },
-        after: { role_ids: [second!.id] },
+        before: { role_ids: [first.id] },
+        after: { role_ids: [second.id] },
       });
 
       const [read, write] = [
@@ -210,18 +207,18 @@ describe('audit log', () => {
         await permissionIdOf(ctx, 'users:write'),
       ];
       const granted = await audited('POST', '/authorization/role-permission', {
-        role_id: first!.id,
+        role_id: first.id,
         permission_id: read,
       });
       expect(granted.rows).toHaveLength(1);
       expect(granted.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.rolePermissionAdd,
         targetType: 'role',
-        targetId: first!.id,
+        targetId: first.id,
         before: { permission_ids: [] },
         after: { permission_ids: [read] },
       });
-      const regranted = await audited('PUT', `/authorization/role/${first!.id}/permissions`, [write, read, write]);
+      const regranted = await audited('PUT', `/authorization/role/${first.id}/permissions`, [write, read, write]);
       expect(regranted.rows).toHaveLength(1);
       expect(regranted.rows[0]).toMatchObject({
         action: AUDIT_ACTIONS.rolePermissionsReplace,

@@ -16,11 +16,12 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { currentAuth } from '../../plugins/auth.js';
 import { byField, byIp } from '../../plugins/rate-limit.js';
-import { toUserPublic } from '../users/users.mapper.js';
+import { toUserPublic } from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
 import type { SessionMeta } from './sessions.service.js';
 
-const errors = { 400: HttpErrorSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema };
+/** What the limited routes may answer; 503 while attempts cannot be counted (decision 020). */
+const errors = { 400: HttpErrorSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema };
 
 function sessionMeta(request: FastifyRequest): SessionMeta {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
@@ -36,8 +37,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     {
       config: { access: 'public' },
       // Per account, only failed attempts count: the service throttles those (login-throttle.ts).
-      preHandler: [app.limit('login-ip', limits.loginPerIp, byIp)],
+      preHandler: [app.limit('login-ip', limits.loginPerIp, byIp, authMessages.signInUnavailable)],
       schema: {
+        operationId: 'login_access_token',
         tags,
         summary: 'Log in with e-mail and password (OAuth2 password form)',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
@@ -58,6 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'login_test_token',
         tags,
         summary: 'Check a token; answers its user',
         response: { 200: UserPublicSchema, 401: HttpErrorSchema },
@@ -70,7 +73,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     '/logout',
     {
       config: { access: 'user' },
-      schema: { tags, summary: 'Revoke the session of this token', response: { 204: z.null(), 401: HttpErrorSchema } },
+      schema: {
+        operationId: 'login_logout',
+        tags,
+        summary: 'Revoke the session of this token',
+        response: { 204: z.null(), 401: HttpErrorSchema },
+      },
     },
     async (request, reply) => {
       await auth.logout(currentAuth(request));
@@ -83,10 +91,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     {
       config: { access: 'public' },
       preHandler: [
-        app.limit('recovery-ip', limits.recoveryPerIp, byIp),
-        app.limit('recovery-account', limits.recoveryPerAccount, byField('params', 'email')),
+        app.limit('recovery-ip', limits.recoveryPerIp, byIp, authMessages.recoveryUnavailable),
+        app.limit(
+          'recovery-account',
+          limits.recoveryPerAccount,
+          byField('params', 'email'),
+          authMessages.recoveryUnavailable,
+        ),
       ],
       schema: {
+        operationId: 'login_recover_password',
         tags,
         summary: 'Mail a password reset link (same answer for unknown addresses)',
         params: z.object({ email: EmailSchema }),
@@ -103,8 +117,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     '/reset-password/',
     {
       config: { access: 'public' },
-      preHandler: [app.limit('reset-ip', limits.resetPerIp, byIp)],
+      preHandler: [app.limit('reset-ip', limits.resetPerIp, byIp, authMessages.recoveryUnavailable)],
       schema: {
+        operationId: 'login_reset_password',
         tags,
         summary: 'Set a new password with a mailed reset token',
         body: NewPasswordSchema,
@@ -122,6 +137,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
     {
       config: { access: { permission: PERMISSIONS.usersWrite } },
       schema: {
+        operationId: 'login_recovery_html_content',
         tags,
         summary: 'Preview the recovery e-mail of a user (its link is not valid)',
         params: z.object({ email: z.string().max(320) }),

@@ -12,12 +12,10 @@ import { addMinutes, type Clock } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
 import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { passwordRecoveryMail } from '../mail/mail.templates.js';
-import { enqueueMail } from '../mail/outbox.repository.js';
-import { nextAttemptAt } from '../mail/outbox.worker.js';
-import { findUserByEmail, findUserById, prepareFindLoginCredentials } from '../users/users.repository.js';
-import { replacePassword } from './credentials.js';
-import { createLoginThrottle } from './login-throttle.js';
+import { nextAttemptAt } from '../../lib/retry.js';
+import { enqueueMail, passwordRecoveryMail } from '../mail/mail.service.js';
+import { findUserByEmail, findUserById, prepareFindLoginCredentials } from '../users/users.service.js';
+import type { LoginThrottle } from './login-throttle.js';
 import {
   insertRecoveryRequest,
   markRecoveryRequestFailed,
@@ -25,7 +23,9 @@ import {
   type RecoveryRequest,
 } from './recovery-requests.repository.js';
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from './reset-tokens.repository.js';
-import type { AuthContext, SessionMeta, SessionService } from './sessions.service.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { UsersService } from '../users/users.service.js';
+import type { SessionMeta, SessionService } from './sessions.service.js';
 
 export function resetLink(config: Config, token: string): string {
   return `${config.frontendHost}/reset-password?token=${encodeURIComponent(token)}`;
@@ -38,14 +38,13 @@ export function createAuthService(deps: {
   sessions: SessionService;
   wakeMailer: () => void;
   log: FastifyBaseLogger;
+  /** Failed sign-ins per account, in memory or in Redis (decisions 004 and 020). */
+  loginThrottle: LoginThrottle;
+  /** The users service's one way to change a password (it revokes sessions and reset links too). */
+  replacePassword: UsersService['replacePassword'];
 }) {
-  const { db, config, clock, sessions, wakeMailer, log } = deps;
+  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword } = deps;
   const findLoginCredentials = prepareFindLoginCredentials(db);
-  const loginThrottle = createLoginThrottle({
-    clock,
-    perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
-    perAccount: config.rateLimits.loginFailuresPerAccount,
-  });
 
   /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
   async function mailRecoveryLink(tx: DbOrTx, email: string, now: Date): Promise<void> {
@@ -68,19 +67,19 @@ export function createAuthService(deps: {
     async login(form: LoginForm, meta: SessionMeta): Promise<string> {
       // Known or not, an address is throttled the same way, so a 429 tells nothing about it.
       const ip = meta.ip ?? '';
-      const wait = loginThrottle.begin(form.username, ip);
+      const wait = await loginThrottle.begin(form.username, ip);
       if (wait > 0) throw tooManyRequests(authMessages.tooManyRequests, wait);
       const user = await findLoginCredentials(form.username);
       if (!user) {
         await burnPasswordCheck(form.password);
-        throw badRequest(authMessages.incorrectCredentials);
+        throw badRequest(authMessages.incorrectCredentials, 'incorrect_credentials');
       }
       if (!(await verifyPassword(user.hashedPassword, form.password))) {
-        throw badRequest(authMessages.incorrectCredentials);
+        throw badRequest(authMessages.incorrectCredentials, 'incorrect_credentials');
       }
-      loginThrottle.succeeded(form.username, ip);
+      await loginThrottle.succeeded(form.username, ip);
       // Told only to someone who knows the password, so it reveals nothing to a guesser.
-      if (!user.isActive) throw badRequest(authMessages.inactiveUser);
+      if (!user.isActive) throw badRequest(authMessages.inactiveUser, 'inactive_user');
       return sessions.issue(user.id, meta);
     },
 
@@ -136,11 +135,11 @@ export function createAuthService(deps: {
       const hashedPassword = await hashPassword(body.new_password);
       await db.transaction(async (tx) => {
         const userId = await consumeResetToken(tx, sha256(body.token), clock.now());
-        if (!userId) throw badRequest(authMessages.invalidResetToken);
+        if (!userId) throw badRequest(authMessages.invalidResetToken, 'invalid_reset_token');
         const user = await findUserById(tx, userId);
-        if (!user) throw badRequest(authMessages.invalidResetToken);
-        if (!user.isActive) throw badRequest(authMessages.inactiveUser);
-        await replacePassword(tx, { clock, sessions }, { userId, hashedPassword });
+        if (!user) throw badRequest(authMessages.invalidResetToken, 'invalid_reset_token');
+        if (!user.isActive) throw badRequest(authMessages.inactiveUser, 'inactive_user');
+        await replacePassword(tx, { userId, hashedPassword });
       });
     },
 

@@ -9,10 +9,12 @@ import {
   detailOf,
   login,
   loginRequest,
+  useTestContext,
   type TestContext,
   type TestUser,
 } from '../../../test/harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from '../../../test/mail.js';
+import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix } from '../../../test/redis.js';
 import { defaultRateLimits, type Config } from '../../config.js';
 import { outbox, passwordRecoveryRequests, passwordResetTokens } from '../../db/schema/index.js';
 import { deriveKey } from '../../lib/keys.js';
@@ -58,13 +60,7 @@ function expectUnauthorized(response: Awaited<ReturnType<typeof testToken>>) {
 }
 
 describe('auth', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
-  });
-  afterAll(() => ctx.close());
+  const { ctx, admin } = useTestContext();
 
   describe('POST /login/access-token', () => {
     it('logs in with a form body and answers a bearer token naming the user', async () => {
@@ -95,7 +91,10 @@ describe('auth', () => {
       const wrongPassword = await loginRequest(ctx, user.email, 'not-the-password');
       const unknownEmail = await loginRequest(ctx, 'nobody-here@example.com', user.password);
       expect(wrongPassword.statusCode).toBe(400);
-      expect(wrongPassword.json()).toEqual({ detail: authMessages.incorrectCredentials });
+      expect(wrongPassword.json()).toEqual({
+        detail: authMessages.incorrectCredentials,
+        code: 'incorrect_credentials',
+      });
       expect(authMessages.incorrectCredentials).toBe('Incorrect email or password');
       expect(unknownEmail.statusCode).toBe(wrongPassword.statusCode);
       expect(unknownEmail.body).toBe(wrongPassword.body);
@@ -105,10 +104,10 @@ describe('auth', () => {
       const user = await createUser(ctx, { isActive: false });
       const right = await loginRequest(ctx, user.email, user.password);
       expect(right.statusCode).toBe(400);
-      expect(right.json()).toEqual({ detail: 'Inactive user' });
+      expect(right.json()).toEqual({ detail: 'Inactive user', code: 'inactive_user' });
       const wrong = await loginRequest(ctx, user.email, 'not-the-password');
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json()).toEqual({ detail: 'Incorrect email or password' });
+      expect(wrong.json()).toEqual({ detail: 'Incorrect email or password', code: 'incorrect_credentials' });
       // The session it had before being deactivated (behind the API's back) no longer works either.
       expectUnauthorized(await testToken(ctx, user.headers));
     });
@@ -226,7 +225,7 @@ describe('auth', () => {
         await ctx.database.db.execute(sql`DROP TRIGGER test_hold_recovery_queue ON password_recovery_requests`);
       }
       // Released, the worker mails the known address and drops the other request.
-      await ctx.app.outbox.drain();
+      await ctx.app.services.outbox.drain();
       await ctx.smtp.waitFor(isRecoveryMailTo(known.email));
       const left = await ctx.database.db
         .select()
@@ -261,7 +260,7 @@ describe('auth', () => {
 
       const second = await reset(ctx, token, 'another-password-2');
       expect(second.statusCode).toBe(400);
-      expect(second.json()).toEqual({ detail: authMessages.invalidResetToken });
+      expect(second.json()).toEqual({ detail: authMessages.invalidResetToken, code: 'invalid_reset_token' });
       expect((await loginRequest(ctx, user.email, 'another-password-2')).statusCode).toBe(400);
     });
 
@@ -287,7 +286,7 @@ describe('auth', () => {
       ctx.clock.advance(1 * MINUTE + 1000);
       const expired = await reset(ctx, lateToken, 'brand-new-password-1');
       expect(expired.statusCode).toBe(400);
-      expect(expired.json()).toEqual({ detail: authMessages.invalidResetToken });
+      expect(expired.json()).toEqual({ detail: authMessages.invalidResetToken, code: 'invalid_reset_token' });
       expect((await loginRequest(ctx, late.email, late.password)).statusCode).toBe(200);
     });
 
@@ -307,7 +306,7 @@ describe('auth', () => {
       expect(change.statusCode).toBe(200);
       const response = await reset(ctx, token, 'brand-new-password-1');
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ detail: authMessages.invalidResetToken });
+      expect(response.json()).toEqual({ detail: authMessages.invalidResetToken, code: 'invalid_reset_token' });
       expect((await loginRequest(ctx, user.email, 'changed-password-1')).statusCode).toBe(200);
     });
 
@@ -324,7 +323,7 @@ describe('auth', () => {
     it('refuses a token that was never issued, and a too short new password', async () => {
       const forged = await reset(ctx, 'A'.repeat(43), 'brand-new-password-1');
       expect(forged.statusCode).toBe(400);
-      expect(forged.json()).toEqual({ detail: authMessages.invalidResetToken });
+      expect(forged.json()).toEqual({ detail: authMessages.invalidResetToken, code: 'invalid_reset_token' });
 
       const user = await createUser(ctx);
       const token = await mailedResetToken(ctx, user.email);
@@ -347,7 +346,7 @@ describe('auth', () => {
       expect(deactivate.statusCode).toBe(200);
       const response = await reset(ctx, token, 'brand-new-password-1');
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ detail: 'Inactive user' });
+      expect(response.json()).toEqual({ detail: 'Inactive user', code: 'inactive_user' });
     });
   });
 
@@ -381,14 +380,14 @@ describe('auth', () => {
       const user = await createUser(ctx);
       const asUser = await preview(user.email, user.headers);
       expect(asUser.statusCode).toBe(403);
-      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
       expectUnauthorized(await preview(user.email));
     });
 
     it('answers 404 for an unknown address', async () => {
       const response = await preview('nobody-at-all@example.com', admin.headers);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ detail: userMessages.notFound });
+      expect(response.json()).toEqual({ detail: userMessages.notFound, code: 'not_found' });
     });
   });
 
@@ -414,7 +413,7 @@ describe('auth', () => {
       const user = await createUser(ctx);
       const missing = await testToken(ctx);
       expectUnauthorized(missing);
-      expect(missing.json()).toEqual({ detail: authMessages.notAuthenticated });
+      expect(missing.json()).toEqual({ detail: authMessages.notAuthenticated, code: 'not_authenticated' });
       for (const authorization of [
         'Bearer',
         'Bearer ',
@@ -431,6 +430,22 @@ describe('auth', () => {
       }
       // The same token well formed is accepted: the refusals above are about the format.
       expect((await testToken(ctx, { authorization: `bearer ${user.token}` })).statusCode).toBe(200);
+    });
+
+    // WEB-CLIENT-3: identity is the bearer header only, so a cross-site request, which carries
+    // cookies but cannot set headers, has nothing to forge and the product needs no XSRF pair.
+    it('takes the token only from the Authorization header, never from a cookie (WEB-CLIENT-3)', async () => {
+      const user = await createUser(ctx);
+      for (const cookie of [
+        `access_token=${user.token}`,
+        `token=${user.token}`,
+        `Authorization=Bearer ${user.token}`,
+        `XSRF-TOKEN=${user.token}; access_token=${user.token}`,
+      ]) {
+        expectUnauthorized(await testToken(ctx, { cookie }));
+      }
+      // The same token in the header is accepted, and a cookie beside it changes nothing.
+      expect((await testToken(ctx, { ...bearer(user.token), cookie: 'XSRF-TOKEN=anything' })).statusCode).toBe(200);
     });
 
     it('refuses a token with a wrong signature', async () => {
@@ -506,7 +521,7 @@ describe('auth', () => {
       );
       const response = await testToken(ctx, user.headers);
       expectUnauthorized(response);
-      expect(response.json()).toEqual({ detail: authMessages.invalidCredentials });
+      expect(response.json()).toEqual({ detail: authMessages.invalidCredentials, code: 'not_authenticated' });
     });
 
     // Moves the clock by days: keep it last, every token issued before it expires.
@@ -523,7 +538,12 @@ describe('auth', () => {
   });
 });
 
-describe('rate limits', () => {
+// The same rules and the same answers whether each process counts on its own or all count in Redis
+// (decision 020).
+describe.each<{ store: string; redisPrefix?: string }>([
+  { store: 'in memory' },
+  { store: 'in Redis', redisPrefix: uniqueRedisPrefix() },
+])('rate limits, counted $store', ({ redisPrefix }) => {
   const WINDOW = 60 * MINUTE;
   const rule = (max: number) => ({ max, windowMs: WINDOW });
   const rateLimits: Config['rateLimits'] = {
@@ -541,13 +561,22 @@ describe('rate limits', () => {
 
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ config: { rateLimits } });
+    const env: Record<string, string> =
+      redisPrefix === undefined ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redisPrefix };
+    ctx = await createTestContext({ env, config: { rateLimits } });
   });
-  afterAll(() => ctx.close());
+  afterAll(async () => {
+    await ctx.close();
+    if (redisPrefix !== undefined) {
+      const redis = await openRedisInspector();
+      await deleteRedisKeys(redis, redisPrefix);
+      redis.disconnect();
+    }
+  });
 
   function expectTooManyRequests(response: Awaited<ReturnType<TestContext['app']['inject']>>) {
     expect(response.statusCode).toBe(429);
-    expect(response.json()).toEqual({ detail: authMessages.tooManyRequests });
+    expect(response.json()).toEqual({ detail: authMessages.tooManyRequests, code: 'rate_limited' });
     const retryAfter = Number(response.headers['retry-after']);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ export function createCredentialsHousekeeping(deps: { db: Database; clock: Clock
     );
   return {
     start() {
-      timer = setInterval(run, HOUR_MS);
+      timer = setInterval(() => void run(), HOUR_MS);
       timer.unref();
     },
     stop() {

@@ -1,10 +1,9 @@
 import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { roles, sessions, userRoles, users } from '../../db/schema/index.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../users/users.service.js';
 
 export type { UserRow };
-export type SessionRow = typeof sessions.$inferSelect;
 
 /** Inserts a session and answers its id; prepared once, since every login runs it. */
 export function prepareInsertSession(db: DbOrTx) {
@@ -25,15 +24,15 @@ export function prepareInsertSession(db: DbOrTx) {
 }
 
 export interface LiveSession {
-  session: SessionRow;
   user: UserRow;
   /** Names of the user's roles, sorted (the settings area shows a download per `download_*` role). */
   roleNames: string[];
 }
 
 /**
- * The live session, its user and the user's role names, in one round trip. Every authenticated
- * request runs this, so it is built once as a prepared statement rather than per request.
+ * The user of a live session and the user's role names, in one round trip. Every authenticated
+ * request runs this, so it is built once as a prepared statement rather than per request, and it
+ * reads none of the session's own columns: the WHERE clause is all a request needs of them.
  */
 export function prepareFindLiveSession(db: DbOrTx) {
   const roleNames = sql<string[]>`coalesce((
@@ -41,7 +40,7 @@ export function prepareFindLiveSession(db: DbOrTx) {
     from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
     where ${userRoles.userId} = ${users.id}), '{}')`;
   const statement = db
-    .select({ session: sessions, user: users, roleNames })
+    .select({ user: users, roleNames })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

@@ -3,34 +3,21 @@ import { authMessages } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { unauthorized } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
+import { isUuid } from '../../lib/uuid.js';
 import {
   prepareFindLiveSession,
   prepareInsertSession,
   revokeSession,
   revokeUserSessions,
 } from './sessions.repository.js';
-import type { UserRow } from '../users/users.repository.js';
-
-export interface AuthContext {
-  user: UserRow;
-  sessionId: string;
-  /** The user's role names as of this request. */
-  roleNames: string[];
-}
-
-/** The caller of an admin call, as the audit log records it. */
-export interface Actor extends AuthContext {
-  ip: string | null;
-}
 
 export interface SessionMeta {
   ip: string | null;
   userAgent: string | null;
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Sessions are rows; the bearer token is an HS256 JWT naming one. Revoking the row kills the token
@@ -84,7 +71,7 @@ export function createSessionService(deps: { db: Database; config: Config; clock
     if (typeof exp !== 'number' || exp * 1000 <= clock.now().getTime()) {
       throw unauthorized(authMessages.invalidCredentials);
     }
-    if (typeof sessionId !== 'string' || !UUID_PATTERN.test(sessionId)) {
+    if (typeof sessionId !== 'string' || !isUuid(sessionId)) {
       throw unauthorized(authMessages.invalidCredentials);
     }
     const found = await findLiveSession(sessionId, clock.now());

@@ -1,21 +1,18 @@
-import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { PaginationQuery } from '@dataplatform/contract';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
 import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema/index.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 export type PermissionRow = typeof permissions.$inferSelect;
 type NewNamedRow = { name: string; description: string | null; createdBy: string | null; updatedBy: string | null };
 type NamedRowChanges = Partial<{ name: string; description: string | null }> & { updatedBy: string; updatedAt: Date };
-type Page = { skip: number; limit: number };
 
 // Roles
 
-export async function listRoles(db: DbOrTx, page: Page): Promise<{ rows: RoleRow[]; total: number }> {
-  const [rows, [totals]] = await Promise.all([
-    db.select().from(roles).orderBy(asc(roles.name), asc(roles.id)).offset(page.skip).limit(page.limit),
-    db.select({ total: count() }).from(roles),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+export async function listRoles(db: DbOrTx, page: PaginationQuery): Promise<Page<RoleRow>> {
+  return paginate(db, roles, { orderBy: [asc(roles.name), asc(roles.id)] }, page);
 }
 
 export async function findRoleById(db: DbOrTx, id: string): Promise<RoleRow | undefined> {
@@ -40,17 +37,8 @@ export async function deleteRole(db: DbOrTx, id: string): Promise<boolean> {
 
 // Permissions
 
-export async function listPermissions(db: DbOrTx, page: Page): Promise<{ rows: PermissionRow[]; total: number }> {
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(permissions)
-      .orderBy(asc(permissions.name), asc(permissions.id))
-      .offset(page.skip)
-      .limit(page.limit),
-    db.select({ total: count() }).from(permissions),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+export async function listPermissions(db: DbOrTx, page: PaginationQuery): Promise<Page<PermissionRow>> {
+  return paginate(db, permissions, { orderBy: [asc(permissions.name), asc(permissions.id)] }, page);
 }
 
 export async function findPermissionById(db: DbOrTx, id: string): Promise<PermissionRow | undefined> {

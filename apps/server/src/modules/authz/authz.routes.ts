@@ -24,6 +24,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentActor, type Access } from '../../plugins/auth.js';
 import type { AuthzService } from './authz.service.js';
+import { BODY_LIMITS } from '../../lib/body-limits.js';
 
 const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const invalid = { 400: HttpErrorSchema, 409: HttpErrorSchema, 422: ValidationErrorSchema };
@@ -33,7 +34,7 @@ const readAccess = (): { access: Access } => ({ access: { permission: PERMISSION
 const writeAccess = (): { access: Access } => ({ access: { permission: PERMISSIONS.rolesWrite } });
 
 /**
- * SPEC.md section 7 "Authorization": roles, permissions and their assignments. Reads need
+ * API-AUTHZ-2 to API-AUTHZ-5: roles, permissions and their assignments. Reads need
  * roles:read, every change roles:write; each change is audited.
  */
 export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async (app, options) => {
@@ -47,6 +48,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_list_roles',
         tags,
         summary: 'List roles (by name)',
         querystring: PaginationQuerySchema,
@@ -61,6 +63,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_create_role',
         tags,
         summary: 'Create a role (created_by/updated_by are the caller, whatever the body says)',
         body: RoleCreateSchema,
@@ -75,6 +78,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_read_role',
         tags,
         summary: 'A role',
         params: RoleIdParamsSchema,
@@ -89,6 +93,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_update_role',
         tags,
         summary: 'Update a role (absent fields are kept)',
         params: RoleIdParamsSchema,
@@ -104,6 +109,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_delete_role',
         tags,
         summary: 'Delete a role and its assignments',
         params: RoleIdParamsSchema,
@@ -123,6 +129,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_list_permissions',
         tags,
         summary: 'List permissions (by name)',
         querystring: PaginationQuerySchema,
@@ -137,6 +144,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_create_permission',
         tags,
         summary: 'Create a permission (created_by/updated_by are the caller, whatever the body says)',
         body: PermissionCreateSchema,
@@ -151,6 +159,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_read_permission',
         tags,
         summary: 'A permission',
         params: PermissionIdParamsSchema,
@@ -165,6 +174,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_update_permission',
         tags,
         summary: 'Update a permission (built-in ones keep their name)',
         params: PermissionIdParamsSchema,
@@ -180,6 +190,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_delete_permission',
         tags,
         summary: 'Delete a permission and its assignments (not a built-in one)',
         params: PermissionIdParamsSchema,
@@ -199,6 +210,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_add_user_role',
         tags,
         summary: 'Give a user one role',
         body: UserRoleCreateSchema,
@@ -213,6 +225,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: writeAccess(),
       schema: {
+        operationId: 'authorization_add_role_permission',
         tags,
         summary: 'Give a role one permission',
         body: RolePermissionCreateSchema,
@@ -227,6 +240,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_list_user_roles',
         tags,
         summary: "A user's roles",
         params: UserIdParamsSchema,
@@ -240,7 +254,9 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     '/authorization/user/:user_id/roles',
     {
       config: writeAccess(),
+      bodyLimit: BODY_LIMITS.idSet,
       schema: {
+        operationId: 'authorization_set_user_roles',
         tags,
         summary: "Replace a user's roles with exactly these role ids",
         params: UserIdParamsSchema,
@@ -256,6 +272,7 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     {
       config: readAccess(),
       schema: {
+        operationId: 'authorization_list_role_permissions',
         tags,
         summary: "A role's permissions",
         params: RoleIdParamsSchema,
@@ -269,7 +286,9 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
     '/authorization/role/:role_id/permissions',
     {
       config: writeAccess(),
+      bodyLimit: BODY_LIMITS.idSet,
       schema: {
+        operationId: 'authorization_set_role_permissions',
         tags,
         summary: "Replace a role's permissions with exactly these permission ids",
         params: RoleIdParamsSchema,

@@ -24,8 +24,9 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Actor, AuthContext } from '../auth/sessions.service.js';
-import { findUserById } from '../users/users.repository.js';
+import type { Actor, AuthContext } from '../../lib/auth-context.js';
+import { mapPage, type Page, wholeList } from '../../lib/pagination.js';
+import { findUserById } from '../users/users.service.js';
 import { toPermissionPublic, toRolePublic } from './authz.mapper.js';
 import {
   deletePermission,
@@ -70,7 +71,7 @@ interface Catalogue {
   targetType: string;
   actions: { create: string; update: string; delete: string };
   messages: { notFound: string; nameTaken: string };
-  list(db: DbOrTx, page: PaginationQuery): Promise<{ rows: NamedRow[]; total: number }>;
+  list(db: DbOrTx, page: PaginationQuery): Promise<Page<NamedRow>>;
   find(db: DbOrTx, id: string): Promise<NamedRow | undefined>;
   insert(
     db: DbOrTx,
@@ -146,8 +147,7 @@ function createCatalogueService(deps: { db: Database; clock: Clock; audit: Audit
 
   return {
     async list(page: PaginationQuery): Promise<RolesPublic | PermissionsPublic> {
-      const { rows, total } = await catalogue.list(db, page);
-      return { data: rows.map(toRolePublic), count: total };
+      return mapPage(await catalogue.list(db, page), toRolePublic);
     },
 
     async get(id: string): Promise<NamedPublic> {
@@ -259,7 +259,7 @@ export function createAuthzService(deps: { db: Database; clock: Clock; audit: Au
     async rolesOfUser(userId: string): Promise<RolesPublic> {
       if (!(await findUserById(db, userId))) throw notFound(userMessages.notFound);
       const rows = await listRolesOfUser(db, userId);
-      return { data: rows.map(toRolePublic), count: rows.length };
+      return wholeList(rows, toRolePublic);
     },
 
     async addUserRole(actor: Actor, body: UserRoleCreate): Promise<UserRolePublic> {
@@ -298,14 +298,14 @@ export function createAuthzService(deps: { db: Database; clock: Clock; audit: Au
           before: { role_ids: before },
           after: { role_ids: idsOf(rows) },
         });
-        return { data: rows.map(toRolePublic), count: rows.length };
+        return wholeList(rows, toRolePublic);
       });
     },
 
     async permissionsOfRole(roleId: string): Promise<PermissionsPublic> {
       if (!(await findRoleById(db, roleId))) throw notFound(authzMessages.roleNotFound);
       const rows = await listPermissionsOfRole(db, roleId);
-      return { data: rows.map(toPermissionPublic), count: rows.length };
+      return wholeList(rows, toPermissionPublic);
     },
 
     async addRolePermission(actor: Actor, body: RolePermissionCreate): Promise<RolePermissionPublic> {
@@ -352,7 +352,7 @@ export function createAuthzService(deps: { db: Database; clock: Clock; audit: Au
           before: { permission_ids: before },
           after: { permission_ids: idsOf(rows) },
         });
-        return { data: rows.map(toPermissionPublic), count: rows.length };
+        return wholeList(rows, toPermissionPublic);
       });
     },
   };

@@ -8,21 +8,14 @@ import {
   type PermissionPublic,
   type RolePublic,
 } from '@dataplatform/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRole, permissionIdOf } from '../../../test/authz-fixtures.js';
-import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createUser, detailOf, useTestContext, type TestUser } from '../../../test/harness.js';
 
 const BASE = '/api/v1/authorization';
 
 describe('authorization', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
-  });
-  afterAll(() => ctx.close());
+  const { ctx, admin } = useTestContext();
 
   function request(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -194,13 +187,13 @@ describe('authorization', () => {
     it('are replaced as a whole by PUT, and read back by GET', async () => {
       const member = await createUser(ctx);
       const [a, b, c] = [await newRole(), await newRole(), await newRole()];
-      const first = await request('PUT', `/user/${member.id}/roles`, [a!.id, b!.id]);
+      const first = await request('PUT', `/user/${member.id}/roles`, [a.id, b.id]);
       expect(first.statusCode).toBe(200);
-      expect(idsOf(first)).toEqual([a!.id, b!.id].sort());
-      const second = await request('PUT', `/user/${member.id}/roles`, [b!.id, c!.id]);
-      expect(idsOf(second)).toEqual([b!.id, c!.id].sort());
+      expect(idsOf(first)).toEqual([a.id, b.id].sort());
+      const second = await request('PUT', `/user/${member.id}/roles`, [b.id, c.id]);
+      expect(idsOf(second)).toEqual([b.id, c.id].sort());
       expect(second.json<{ count: number }>().count).toBe(2);
-      expect(idsOf(await request('GET', `/user/${member.id}/roles`))).toEqual([b!.id, c!.id].sort());
+      expect(idsOf(await request('GET', `/user/${member.id}/roles`))).toEqual([b.id, c.id].sort());
       const cleared = await request('PUT', `/user/${member.id}/roles`, []);
       expect(cleared.json()).toEqual({ data: [], count: 0 });
     });
@@ -222,6 +215,7 @@ describe('authorization', () => {
       expect(response.statusCode).toBe(422);
       expect(response.json()).toEqual({
         detail: [{ loc: ['body', 1], msg: authzMessages.unknownRole(unknown), type: 'value_error' }],
+        code: 'validation_failed',
       });
       expect(idsOf(await request('GET', `/user/${member.id}/roles`))).toEqual([kept.id]);
     });
@@ -253,6 +247,7 @@ describe('authorization', () => {
       expect(noRole.statusCode).toBe(422);
       expect(noRole.json()).toEqual({
         detail: [{ loc: ['body', 'role_id'], msg: authzMessages.unknownRole(unknownRole), type: 'value_error' }],
+        code: 'validation_failed',
       });
       const noUser = await request('POST', '/user-role', { user_id: randomUUID(), role_id: role.id });
       expect(noUser.statusCode).toBe(422);
@@ -303,11 +298,11 @@ describe('authorization', () => {
     it('are replaced as a whole by PUT, with duplicates counted once', async () => {
       const role = await newRole();
       const [p, q, r] = [await newPermission(), await newPermission(), await newPermission()];
-      expect(idsOf(await request('PUT', `/role/${role.id}/permissions`, [p!.id, q!.id, p!.id]))).toEqual(
-        [p!.id, q!.id].sort(),
+      expect(idsOf(await request('PUT', `/role/${role.id}/permissions`, [p.id, q.id, p.id]))).toEqual(
+        [p.id, q.id].sort(),
       );
-      expect(idsOf(await request('PUT', `/role/${role.id}/permissions`, [r!.id]))).toEqual([r!.id]);
-      expect(idsOf(await request('GET', `/role/${role.id}/permissions`))).toEqual([r!.id]);
+      expect(idsOf(await request('PUT', `/role/${role.id}/permissions`, [r.id]))).toEqual([r.id]);
+      expect(idsOf(await request('GET', `/role/${role.id}/permissions`))).toEqual([r.id]);
     });
 
     it('refuse unknown ids with a 422 naming the id, and unknown roles with a 404', async () => {

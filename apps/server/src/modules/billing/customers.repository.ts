@@ -20,26 +20,11 @@ export async function findCustomer(
   return row;
 }
 
-export async function findCustomerByProviderId(db: DbOrTx, providerCustomerId: string) {
-  const [row] = await db
-    .select()
-    .from(billingCustomers)
-    .where(eq(billingCustomers.providerCustomerId, providerCustomerId))
-    .limit(1);
-  return row;
-}
-
 /** First writer wins; a racing second call gets the row the first one stored. */
 export async function insertCustomer(db: DbOrTx, values: typeof billingCustomers.$inferInsert): Promise<CustomerRow> {
   const [inserted] = await db.insert(billingCustomers).values(values).onConflictDoNothing().returning();
   if (inserted) return inserted;
   return (await findCustomer(db, values.userId, values.provider))!;
-}
-
-export async function deleteCustomerRow(db: DbOrTx, userId: string, provider: PaymentProviderName) {
-  await db
-    .delete(billingCustomers)
-    .where(and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../users/users.service.js';
 import type { BillingDeps } from './billing.deps.js';
 import { findCustomer, insertCustomer } from './customers.repository.js';
 

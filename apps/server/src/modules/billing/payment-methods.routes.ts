@@ -22,7 +22,12 @@ export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: Payme
     '/subscriptions/payment-methods',
     {
       config: { access: 'user' },
-      schema: { tags, summary: 'Saved cards, default first', response: { 200: PaymentMethodsSchema, ...denied } },
+      schema: {
+        operationId: 'subscriptions_list_payment_methods',
+        tags,
+        summary: 'Saved cards, default first',
+        response: { 200: PaymentMethodsSchema, ...denied },
+      },
     },
     async (request) => paymentMethods.list(currentAuth(request)),
   );
@@ -32,6 +37,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: Payme
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_add_payment_method',
         tags,
         summary: "Save a card the provider's browser SDK created (402 when the card is refused)",
         body: PaymentMethodCreateSchema,
@@ -54,6 +60,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: Payme
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_remove_payment_method',
         tags,
         summary: 'Remove a saved card (detached at the provider)',
         params: PaymentMethodIdParamsSchema,
@@ -71,6 +78,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: Payme
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_set_default_payment_method',
         tags,
         summary: 'Make a saved card the default (the one renewals charge)',
         params: PaymentMethodIdParamsSchema,

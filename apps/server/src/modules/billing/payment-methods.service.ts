@@ -5,7 +5,8 @@ import {
   type PaymentMethods,
 } from '@dataplatform/contract';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../auth/sessions.service.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { wholeList } from '../../lib/pagination.js';
 import type { BillingDeps } from './billing.deps.js';
 import { toPaymentMethod } from './billing.mapper.js';
 import type { CustomerAccounts } from './customers.service.js';
@@ -42,7 +43,7 @@ export function createPaymentMethodsService(deps: BillingDeps & { customers: Cus
   return {
     async list(auth: AuthContext): Promise<PaymentMethods> {
       const rows = await listPaymentMethods(db, auth.user.id, provider.name);
-      return { data: rows.map(toPaymentMethod), count: rows.length };
+      return wholeList(rows, toPaymentMethod);
     },
 
     /**

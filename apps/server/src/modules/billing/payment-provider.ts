@@ -88,7 +88,7 @@ export class PaymentDeclinedError extends AppError {
     readonly reason: string,
     readonly code: string,
   ) {
-    super(402, reason);
+    super('card_declined', reason);
   }
 }
 
@@ -98,14 +98,14 @@ export class ProviderRequestError extends AppError {
     detail: string,
     readonly code: string | undefined,
   ) {
-    super(400, detail);
+    super('bad_request', detail);
   }
 }
 
 /** Network failure, provider outage, bad API key: nothing the caller can fix, so a 502. */
 export class ProviderUnavailableError extends AppError {
   constructor(readonly providerError: unknown) {
-    super(502, billingMessages.providerUnavailable);
+    super('payment_provider_unavailable', billingMessages.providerUnavailable);
   }
 }
 

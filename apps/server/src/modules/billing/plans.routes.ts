@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentAuth } from '../../plugins/auth.js';
 import type { PlansService } from './plans.service.js';
+import { BODY_LIMITS } from '../../lib/body-limits.js';
 
 const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tags = ['subscriptions'];
@@ -23,6 +24,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_list_plans',
         tags,
         summary: 'Subscription plans, cheapest first (inactive ones only for plan managers)',
         response: { 200: PlansSchema, ...denied },
@@ -35,7 +37,9 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     '/subscriptions/plans',
     {
       config: managePlans,
+      bodyLimit: BODY_LIMITS.plan,
       schema: {
+        operationId: 'subscriptions_create_plan',
         tags,
         summary: 'Create a plan',
         body: PlanCreateSchema,
@@ -49,7 +53,9 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     '/subscriptions/plans/:plan_id',
     {
       config: managePlans,
+      bodyLimit: BODY_LIMITS.plan,
       schema: {
+        operationId: 'subscriptions_update_plan',
         tags,
         summary: 'Update a plan (a new price applies from the next renewal)',
         params: PlanIdParamsSchema,
@@ -65,6 +71,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     {
       config: managePlans,
       schema: {
+        operationId: 'subscriptions_delete_plan',
         tags,
         summary: 'Delete a plan nobody is subscribed to (409 otherwise: deactivate it instead)',
         params: PlanIdParamsSchema,
@@ -88,6 +95,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     {
       config: managePlans,
       schema: {
+        operationId: 'subscriptions_update_plan_price',
         tags,
         summary: "Create the payment provider's recurring price for the plan's current amount",
         params: PlanIdParamsSchema,

@@ -6,9 +6,10 @@ import {
   type Plans,
   type PlanUpdate,
 } from '@dataplatform/contract';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict, isCheckViolation, notFound } from '../../lib/errors.js';
 import { normalizeDecimal, toMinor } from '../../lib/money.js';
-import type { AuthContext } from '../auth/sessions.service.js';
+import { wholeList } from '../../lib/pagination.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import type { BillingDeps } from './billing.deps.js';
 import { stripeInterval } from './billing-periods.js';
 import { toPlan } from './billing.mapper.js';
@@ -21,17 +22,6 @@ import {
   updatePlan,
 } from './plans.repository.js';
 
-/** PostgreSQL check_violation: a live subscription would lose its plan. */
-function isCheckViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    if (typeof current === 'object' && 'code' in current && (current as { code: unknown }).code === '23514')
-      return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 export function createPlansService(deps: BillingDeps) {
   const { db, clock, config, provider, hasPermission } = deps;
 
@@ -40,7 +30,7 @@ export function createPlansService(deps: BillingDeps) {
     async list(auth: AuthContext): Promise<Plans> {
       const includeInactive = await hasPermission(auth, PERMISSIONS.plansWrite);
       const rows = await listPlans(db, { includeInactive });
-      return { data: rows.map(toPlan), count: rows.length };
+      return wholeList(rows, toPlan);
     },
 
     async create(body: PlanCreate): Promise<Plan> {
@@ -87,11 +77,13 @@ export function createPlansService(deps: BillingDeps) {
         await db.transaction(async (tx) => {
           // The row lock waits out a subscription being written for this plan, and blocks new ones.
           if (!(await findPlan(tx, id, 'update'))) throw notFound(billingMessages.planNotFound);
-          if ((await countLiveSubscriptionsOfPlan(tx, id)) > 0) throw conflict(billingMessages.planHasSubscriptions);
+          if ((await countLiveSubscriptionsOfPlan(tx, id)) > 0)
+            throw conflict(billingMessages.planHasSubscriptions, 'plan_in_use');
           await deletePlan(tx, id);
         });
       } catch (error) {
-        if (isCheckViolation(error)) throw conflict(billingMessages.planHasSubscriptions);
+        // check_violation: a live subscription would lose its plan.
+        if (isCheckViolation(error)) throw conflict(billingMessages.planHasSubscriptions, 'plan_in_use');
         throw error;
       }
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { billingMessages } from '@dataplatform/contract';
 import type { DbOrTx } from '../../db/client.js';
+import type { ServiceMetrics } from '../../lib/metrics.js';
 import { createOutageTracker } from '../../lib/outage.js';
 import { normalizeDecimal, toMinor } from '../../lib/money.js';
 import type { BillingDeps } from './billing.deps.js';
@@ -26,20 +27,29 @@ const BATCH_SIZE = 20;
  * simply end. Any number of instances may run it at once: rows are claimed with SKIP LOCKED and a
  * lease, and each attempt's charge carries an idempotency key, so a period is never charged twice.
  */
-export function createRenewalWorker(deps: BillingDeps) {
-  const { db, clock, config, provider, log } = deps;
+export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetrics }) {
+  const { db, clock, config, provider, log, metrics } = deps;
   const retryDelaysMs = config.renewal.retryDelaysMs;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = true;
+  /** Set by stop(): the batch in progress finishes, no further batch or pass starts. */
+  let stopping = false;
   const outage = createOutageTracker(log, 'renewal worker');
 
-  /** Writes an outcome only while this worker still holds the claim it acted under. */
-  async function settle(claimed: SubscriptionRow, apply: (tx: DbOrTx, current: SubscriptionRow) => Promise<void>) {
-    await db.transaction(async (tx) => {
+  /**
+   * Writes an outcome only while this worker still holds the claim it acted under; answers whether
+   * it did.
+   */
+  async function settle(
+    claimed: SubscriptionRow,
+    apply: (tx: DbOrTx, current: SubscriptionRow) => Promise<void>,
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
       const current = await findSubscription(tx, claimed.id, 'update');
-      if (!current || current.claimId !== claimed.claimId || current.status === 'canceled') return;
+      if (!current || current.claimId !== claimed.claimId || current.status === 'canceled') return false;
       await apply(tx, current);
+      return true;
     });
   }
 
@@ -82,7 +92,7 @@ export function createRenewalWorker(deps: BillingDeps) {
     if (!plan) return;
     const result = await charge(claimed, plan);
 
-    await settle(claimed, async (tx, current) => {
+    const recorded = await settle(claimed, async (tx, current) => {
       await insertTransaction(tx, {
         userId: current.userId,
         subscriptionId: current.id,
@@ -119,6 +129,10 @@ export function createRenewalWorker(deps: BillingDeps) {
           : { ...release, status: 'past_due', failedAttempts, nextAttemptAt: new Date(now.getTime() + retryDelay) },
       );
     });
+    if (!recorded) return;
+    log.info({ subscriptionId: claimed.id, outcome: result.status }, 'renewal recorded');
+    // Counted once it is on record: a charge whose outcome another instance settled is theirs.
+    if (result.status === 'failed') metrics.renewalFailed('payment_failed');
   }
 
   /** Renews everything due now; answers how many subscriptions it handled. */
@@ -139,15 +153,19 @@ export function createRenewalWorker(deps: BillingDeps) {
         } catch (error) {
           // The claim runs out and another pass retries with the same idempotency key.
           log.error({ err: error, subscriptionId: subscription.id }, 'renewal failed');
+          metrics.renewalFailed('error');
         }
         handled += 1;
       }
-      if (claimed.length < BATCH_SIZE) return handled;
+      // A stop lets this batch finish (each subscription charged and recorded, or released) and
+      // claims no other: what is left stays due for the next pass of any instance.
+      if (claimed.length < BATCH_SIZE || stopping) return handled;
     }
   }
 
   /** Joins a run in progress rather than starting a second one in this instance. */
   function drain(): Promise<number> {
+    if (!running && stopping) return Promise.resolve(0);
     running ??= runOnce()
       .then((handled) => {
         outage.succeeded();
@@ -176,15 +194,16 @@ export function createRenewalWorker(deps: BillingDeps) {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       if (config.renewal.pollIntervalMs > 0) void drain();
       schedule();
     },
+    /** Lets the batch in progress finish, starts nothing after it, and resolves once it is done. */
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running;
     },
   };
 }
-
-export type RenewalWorker = ReturnType<typeof createRenewalWorker>;

@@ -66,12 +66,12 @@ describe('renewals', () => {
     let periodEnd = subscription.current_period_end;
     // Nothing is due before the period ends.
     await advance(DAY);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     expect((await getJson<Transactions>(ctx, user, '/transactions')).count).toBe(1);
 
     for (let month = 1; month < 12; month += 1) {
       await jumpTo(periodEnd);
-      await ctx.app.renewals.runOnce();
+      await ctx.app.services.billing.renewals.runOnce();
       const current = await getJson<Subscription>(ctx, user, '/subscription');
       expect(current.status).toBe('active');
       expect(current.current_period_start).toBe(periodEnd);
@@ -99,14 +99,14 @@ describe('renewals', () => {
     expect(failing.is_default).toBe(true);
 
     await jumpTo(subscription.current_period_end);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     let current = await getJson<Subscription>(ctx, user, '/subscription');
     expect(current.status).toBe('past_due');
     expect(current.current_period_end).toBe(subscription.current_period_end);
 
     // Not retried before the first delay (24 h) has passed.
     await advance(23 * HOUR);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     expect((await providerCharges(user)).length).toBe(2);
 
     const good = (
@@ -114,7 +114,7 @@ describe('renewals', () => {
     ).data.find((card) => card.last_four === '4242')!;
     await ctx.app.inject({ method: 'POST', url: `${API}/payment-methods/${good.id}/default`, headers: user.headers });
     await advance(2 * HOUR);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     current = await getJson<Subscription>(ctx, user, '/subscription');
     expect(current.status).toBe('active');
     expect(current.current_period_start).toBe(subscription.current_period_end);
@@ -134,7 +134,7 @@ describe('renewals', () => {
     await jumpTo(subscription.current_period_end);
     for (const delayHours of [0, 24, 72, 120]) {
       await advance(delayHours * HOUR);
-      await ctx.app.renewals.runOnce();
+      await ctx.app.services.billing.renewals.runOnce();
     }
     expect(await getJson<Subscription | null>(ctx, user, '/subscription')).toBeNull();
     const [row] = await queryRows<{ status: string; failed_attempts: number }>(
@@ -147,7 +147,7 @@ describe('renewals', () => {
 
     // Nothing more is charged afterwards.
     await advance(60 * DAY);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     expect(await providerCharges(user)).toHaveLength(5);
   });
 
@@ -156,14 +156,14 @@ describe('renewals', () => {
     await ctx.app.inject({ method: 'POST', url: `${API}/subscription/cancel`, headers: user.headers });
 
     await advance(DAY);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     expect(await getJson<Subscription>(ctx, user, '/subscription')).toMatchObject({
       status: 'active',
       cancel_at_period_end: true,
     });
 
     await jumpTo(subscription.current_period_end);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     expect(await getJson<Subscription | null>(ctx, user, '/subscription')).toBeNull();
     expect(await providerCharges(user)).toHaveLength(1);
   });
@@ -177,9 +177,12 @@ describe('renewals', () => {
         ...customers.map((entry) => new Date(entry.subscription.current_period_end).getTime()),
       );
       await jumpTo(new Date(latestEnd));
-      const [first, other] = await Promise.all([ctx.app.renewals.runOnce(), second.renewals.runOnce()]);
+      const [first, other] = await Promise.all([
+        ctx.app.services.billing.renewals.runOnce(),
+        second.services.billing.renewals.runOnce(),
+      ]);
       expect(first + other).toBeGreaterThanOrEqual(customers.length);
-      await Promise.all([ctx.app.renewals.runOnce(), second.renewals.runOnce()]);
+      await Promise.all([ctx.app.services.billing.renewals.runOnce(), second.services.billing.renewals.runOnce()]);
 
       for (const { user, subscription } of customers) {
         expect(await providerCharges(user)).toHaveLength(2);

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { billingMessages, type SandboxCard, type SandboxPaymentMethod } from '@dataplatform/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { sandboxPaymentIntents } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { fieldError, notFound } from '../../lib/errors.js';
 import {
@@ -24,6 +22,7 @@ import {
   type SandboxOutcome,
 } from './sandbox-cards.js';
 import {
+  claimSandboxPaymentIntent,
   detachSandboxCustomerPaymentMethods,
   findSandboxPaymentIntent,
   findSandboxPaymentMethod,
@@ -241,11 +240,7 @@ export function createSandboxProvider(deps: {
       const intent = await findSandboxPaymentIntent(db, intentId);
       if (!intent || intent.customerId !== customerId) throw notFound(billingMessages.paymentIntentNotFound);
       // Only one confirmation settles an intent, however many arrive at once; a declined one may be retried.
-      const [claimed] = await db
-        .update(sandboxPaymentIntents)
-        .set({ status: 'processing' })
-        .where(and(eq(sandboxPaymentIntents.id, intentId), eq(sandboxPaymentIntents.status, 'requires_payment_method')))
-        .returning();
+      const claimed = await claimSandboxPaymentIntent(db, intentId);
       if (!claimed) return intent;
       const card = await findSandboxPaymentMethod(db, paymentMethodId);
       const usable = card && (card.customerId === null || card.customerId === customerId) ? card : undefined;

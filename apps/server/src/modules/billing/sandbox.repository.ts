@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { sandboxPaymentIntents, sandboxPaymentMethods } from '../../db/schema/index.js';
 
@@ -59,4 +59,17 @@ export async function updateSandboxPaymentIntent(
   values: Partial<Pick<SandboxPaymentIntentRow, 'status' | 'errorMessage' | 'paymentMethodId'>>,
 ): Promise<void> {
   await db.update(sandboxPaymentIntents).set(values).where(eq(sandboxPaymentIntents.id, id));
+}
+
+/**
+ * Moves an intent awaiting a payment method to `processing` and answers it; undefined when it is in
+ * any other state. Only one of any number of concurrent confirmations gets the intent.
+ */
+export async function claimSandboxPaymentIntent(db: DbOrTx, id: string): Promise<SandboxPaymentIntentRow | undefined> {
+  const [claimed] = await db
+    .update(sandboxPaymentIntents)
+    .set({ status: 'processing' })
+    .where(and(eq(sandboxPaymentIntents.id, id), eq(sandboxPaymentIntents.status, 'requires_payment_method')))
+    .returning();
+  return claimed;
 }

@@ -35,6 +35,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_sandbox_create_card',
         tags,
         summary: 'Sandbox only: create a card payment method from a test card number',
         body: SandboxCardSchema,
@@ -55,6 +56,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_sandbox_confirm_payment_intent',
         tags,
         summary: 'Sandbox only: confirm a payment intent with a card, as the browser SDK would',
         params: SandboxPaymentIntentParamsSchema,

@@ -97,6 +97,14 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
     expect(sandboxOnly.statusCode).toBe(404);
   });
 
+  it("lets Stripe.js load and talk to Stripe: the page's CSP allows Stripe's origins", async () => {
+    const csp = String((await ctx.app.inject('/healthz')).headers['content-security-policy']);
+    expect(csp).toMatch(/script-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com[^;]*https:\/\/hooks\.stripe\.com/);
+    expect(csp).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+  });
+
   it('saves a card through a customer, charges the first period in minor units, records the payment', async () => {
     const user = await createUser(ctx);
     const added = await addCard(user, `pm_card_visa_${user.id.slice(0, 8)}`);
@@ -227,7 +235,7 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
     const subscription = subscribed.json<Subscription>();
     const jump = new Date(subscription.current_period_end).getTime() - ctx.clock.now().getTime() + 1;
     ctx.clock.advance(jump);
-    await ctx.app.renewals.runOnce();
+    await ctx.app.services.billing.renewals.runOnce();
     const renewal = standIn
       .find('POST', '/v1/payment_intents')
       .find(

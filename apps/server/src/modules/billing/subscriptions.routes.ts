@@ -27,6 +27,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_read_config',
         tags,
         summary: 'Which payment provider is live, and its publishable key',
         response: { 200: BillingConfigSchema, ...denied },
@@ -40,6 +41,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_subscribe',
         tags,
         summary: 'Pay for a plan and subscribe to it (or switch to it); 402 with the reason on a decline',
         params: PlanIdParamsSchema,
@@ -64,6 +66,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_read_subscription',
         tags,
         summary: 'The current subscription, or null',
         response: { 200: CurrentSubscriptionSchema, ...denied },
@@ -77,6 +80,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_cancel',
         tags,
         summary: 'Cancel at the end of the paid period (it stays active until then)',
         response: { 200: SubscriptionSchema, 404: HttpErrorSchema, ...denied },
@@ -90,6 +94,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_list_transactions',
         tags,
         summary: 'Billing history, newest first',
         querystring: PaginationQuerySchema,
@@ -104,6 +109,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'subscriptions_create_payment_intent',
         tags,
         summary: "A payment intent for a plan's amount, confirmed by the client; its outcome arrives as an event",
         body: PaymentIntentCreateSchema,

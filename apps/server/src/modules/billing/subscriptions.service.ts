@@ -9,9 +9,11 @@ import {
   type Subscription,
   type Transactions,
 } from '@dataplatform/contract';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, paymentRequired } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
-import type { AuthContext } from '../auth/sessions.service.js';
+import { isUuid } from '../../lib/uuid.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { mapPage } from '../../lib/pagination.js';
 import type { BillingDeps } from './billing.deps.js';
 import { describePlan } from './billing-periods.js';
 
@@ -30,8 +32,6 @@ import {
   updateSubscription,
 } from './subscriptions.repository.js';
 import { insertTransaction, listTransactions } from './transactions.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Keys a client may not set in `provider_metadata`: the server's own. */
 const RESERVED_METADATA = new Set(['user_id', 'plan_id', 'subscription_id', 'purpose', 'transaction_id']);
@@ -76,7 +76,7 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
         user.id,
         provider.name,
         body.payment_method_id,
-        !UUID.test(body.payment_method_id),
+        !isUuid(body.payment_method_id),
       );
       if (!card) {
         const saved = await listPaymentMethods(db, user.id, provider.name);
@@ -140,7 +140,7 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
         };
         if (result.status === 'failed') {
           await insertTransaction(db, { ...base, status: 'failed', errorMessage: result.reason });
-          throw new AppError(402, result.reason);
+          throw paymentRequired(result.reason);
         }
         await db.transaction(async (tx) => {
           const now = clock.now();
@@ -177,8 +177,7 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
     },
 
     async transactions(auth: AuthContext, page: PaginationQuery): Promise<Transactions> {
-      const { rows, total } = await listTransactions(db, auth.user.id, page);
-      return { data: rows.map(toTransaction), count: total };
+      return mapPage(await listTransactions(db, auth.user.id, page), toTransaction);
     },
 
     /**

@@ -1,5 +1,7 @@
-import { count, desc, eq } from 'drizzle-orm';
+import type { PaginationQuery } from '@dataplatform/contract';
+import { desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
 import { transactions } from '../../db/schema/index.js';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -13,19 +15,14 @@ export async function insertTransaction(db: DbOrTx, values: typeof transactions.
 export async function listTransactions(
   db: DbOrTx,
   userId: string,
-  page: { skip: number; limit: number },
-): Promise<{ rows: TransactionRow[]; total: number }> {
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(transactions)
-      .where(eq(transactions.userId, userId))
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
-      .offset(page.skip)
-      .limit(page.limit),
-    db.select({ total: count() }).from(transactions).where(eq(transactions.userId, userId)),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+  page: PaginationQuery,
+): Promise<Page<TransactionRow>> {
+  return paginate(
+    db,
+    transactions,
+    { match: [[transactions.userId, userId]], orderBy: [desc(transactions.createdAt), desc(transactions.id)] },
+    page,
+  );
 }
 
 export async function findTransactionByProviderPaymentId(

@@ -2,6 +2,7 @@ import { HttpErrorSchema } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from './webhooks.service.js';
+import { BODY_LIMITS } from '../../lib/body-limits.js';
 
 /**
  * `POST /subscriptions/webhook`. Public: the signature is its authentication. The body is kept as
@@ -15,7 +16,9 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }
     '/subscriptions/webhook',
     {
       config: { access: 'public' },
+      bodyLimit: BODY_LIMITS.webhook,
       schema: {
+        operationId: 'subscriptions_webhook',
         tags: ['subscriptions'],
         summary: 'Payment provider events (Stripe-Signature verified over the raw body)',
         response: { 200: z.object({ received: z.literal(true) }), 400: HttpErrorSchema },

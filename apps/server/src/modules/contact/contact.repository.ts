@@ -1,6 +1,8 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { ContactStatus } from '@dataplatform/contract';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
+import type { ColumnMatch } from '../../lib/row-counts.js';
 import { contactSubmissions } from '../../db/schema/index.js';
 
 export type ContactSubmissionRow = typeof contactSubmissions.$inferSelect;
@@ -20,21 +22,14 @@ export async function findSubmissionById(db: DbOrTx, id: string): Promise<Contac
 export async function listSubmissions(
   db: DbOrTx,
   query: { skip: number; limit: number; status?: ContactStatus | undefined },
-): Promise<{ rows: ContactSubmissionRow[]; total: number }> {
-  const filters: SQL[] = [];
-  if (query.status !== undefined) filters.push(eq(contactSubmissions.status, query.status));
-  const where = filters.length > 0 ? and(...filters) : undefined;
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(contactSubmissions)
-      .where(where)
-      .orderBy(desc(contactSubmissions.createdAt), desc(contactSubmissions.id))
-      .offset(query.skip)
-      .limit(query.limit),
-    db.select({ total: count() }).from(contactSubmissions).where(where),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+): Promise<Page<ContactSubmissionRow>> {
+  const match: ColumnMatch[] = query.status === undefined ? [] : [[contactSubmissions.status, query.status]];
+  return paginate(
+    db,
+    contactSubmissions,
+    { match, orderBy: [desc(contactSubmissions.createdAt), desc(contactSubmissions.id)] },
+    query,
+  );
 }
 
 export async function updateSubmissionStatus(

@@ -30,12 +30,13 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; con
     '/contact/',
     {
       config: { access: 'public' },
-      preHandler: [app.limit('contact-ip', config.rateLimits.contactPerIp, byIp)],
+      preHandler: [app.limit('contact-ip', config.rateLimits.contactPerIp, byIp, contactMessages.unavailable)],
       schema: {
+        operationId: 'contact_submit',
         tags,
         summary: 'Send a message through the contact form (stored before the answer; the team is notified by mail)',
         body: ContactCreateSchema,
-        response: { 201: MessageSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema },
+        response: { 201: MessageSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema },
       },
     },
     async (request, reply) => {
@@ -49,6 +50,7 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; con
     {
       config: { access: { permission: PERMISSIONS.contactRead } },
       schema: {
+        operationId: 'contact_list',
         tags,
         summary: 'Contact form messages, newest first, optionally of one status',
         querystring: ContactListQuerySchema,
@@ -63,6 +65,7 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; con
     {
       config: { access: { permission: PERMISSIONS.contactWrite } },
       schema: {
+        operationId: 'contact_update_status',
         tags,
         summary: 'Set the status of a contact form message',
         params: ContactIdParamsSchema,

@@ -13,9 +13,9 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Actor } from '../auth/sessions.service.js';
-import { contactNotificationMail } from '../mail/mail.templates.js';
-import { enqueueMail } from '../mail/outbox.repository.js';
+import type { Actor } from '../../lib/auth-context.js';
+import { mapPage, type Page } from '../../lib/pagination.js';
+import { contactNotificationMail, enqueueMail } from '../mail/mail.service.js';
 import { toContactSubmission } from './contact.mapper.js';
 import { findSubmissionById, insertSubmission, listSubmissions, updateSubmissionStatus } from './contact.repository.js';
 
@@ -59,9 +59,8 @@ export function createContactService(deps: {
       if (!isSpam) wakeMailer();
     },
 
-    async list(query: ContactListQuery): Promise<{ data: ContactSubmission[]; count: number }> {
-      const { rows, total } = await listSubmissions(db, query);
-      return { data: rows.map(toContactSubmission), count: total };
+    async list(query: ContactListQuery): Promise<Page<ContactSubmission>> {
+      return mapPage(await listSubmissions(db, query), toContactSubmission);
     },
 
     async setStatus(actor: Actor, id: string, status: ContactStatus): Promise<ContactSubmission> {

@@ -7,8 +7,14 @@ import {
 } from '@dataplatform/contract';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
-import { defaultRateLimits, type Config } from '../../config.js';
+import {
+  createTestContext,
+  createUser,
+  detailOf,
+  generousRateLimits,
+  type TestContext,
+  type TestUser,
+} from '../../../test/harness.js';
 import { contactSubmissions, outbox } from '../../db/schema/index.js';
 import { waitUntil } from '../../../test/wait.js';
 
@@ -40,12 +46,9 @@ describe('contact', () => {
     (await ctx.database.db.select({ n: count() }).from(outbox).where(eq(outbox.recipient, recipient)))[0]!.n;
 
   beforeAll(async () => {
-    const generous = Object.fromEntries(
-      Object.keys(defaultRateLimits).map((key) => [key, { max: 10_000, windowMs: 60_000 }]),
-    ) as unknown as Config['rateLimits'];
     ctx = await createTestContext({
       env: { CONTACT_NOTIFY_EMAIL: NOTIFY },
-      config: { rateLimits: { ...generous, contactPerIp: { max: CONTACT_BUDGET, windowMs: 60_000 } } },
+      config: { rateLimits: { ...generousRateLimits, contactPerIp: { max: CONTACT_BUDGET, windowMs: 60_000 } } },
     });
     admin = await createUser(ctx, { isSuperuser: true });
     plain = await createUser(ctx);

@@ -20,6 +20,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
       // Sent as stored: byte ranges and Content-Length must describe the file itself.
       compress: false,
       schema: {
+        operationId: 'files_download',
         tags: ['files'],
         summary:
           "Download a file (needs the role download_{filename}; from the X-Tenant-ID tenant's folder when one is selected); honours Range",

@@ -12,9 +12,9 @@ import {
 } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound, rangeNotSatisfiable } from '../../lib/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Actor, AuthContext } from '../auth/sessions.service.js';
+import type { Actor, AuthContext } from '../../lib/auth-context.js';
 
 /**
  * The folder downloads are served from, and the one place that decides it: with a tenant selected,
@@ -166,7 +166,7 @@ export function createFilesService(deps: {
           request.ifRange === undefined || request.ifRange === etag || request.ifRange === lastModified;
         const range = rangeApplies ? parseRange(request.range, file.size) : undefined;
         if (range === 'unsatisfiable') {
-          throw new AppError(416, fileMessages.rangeNotSatisfiable, { 'Content-Range': `bytes */${file.size}` });
+          throw rangeNotSatisfiable(fileMessages.rangeNotSatisfiable, file.size);
         }
         const start = range?.start ?? 0;
         const end = range?.end ?? file.size - 1;

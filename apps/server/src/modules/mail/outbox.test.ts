@@ -57,7 +57,7 @@ describe('outbox', () => {
     await waitUntil(async () => ((await rowFor(recipient))?.attempts ?? 0) >= attempts, {
       what: `${attempts} delivery attempts to ${recipient}`,
     });
-    await ctx.app.outbox.drain();
+    await ctx.app.services.outbox.drain();
     return (await rowFor(recipient))!;
   }
 
@@ -80,7 +80,7 @@ describe('outbox', () => {
       payload: { ...body, email: 'doomed@example.com' },
     });
     expect(failed.statusCode).toBe(500);
-    expect(failed.json()).toEqual({ detail: 'Internal Server Error' });
+    expect(failed.json()).toEqual({ detail: 'Internal Server Error', code: 'internal_error' });
     expect(await ctx.database.db.select().from(users).where(eq(users.email, 'doomed@example.com'))).toHaveLength(0);
     expect(await rowFor('doomed@example.com')).toBeUndefined();
 
@@ -128,7 +128,7 @@ describe('outbox', () => {
       },
     );
     expect(failedOnce?.lastError).toContain('refused by the test');
-    expect(failedOnce!.nextAttemptAt.getTime()).toBeGreaterThan(ctx.clock.now().getTime());
+    expect(failedOnce.nextAttemptAt.getTime()).toBeGreaterThan(ctx.clock.now().getTime());
     // Rolled back whole: no mail row, no live link.
     expect(await rowFor(user.email)).toBeUndefined();
     expect(
@@ -142,7 +142,7 @@ describe('outbox', () => {
     // Retried at each backoff step until the last attempt, then dropped.
     for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt += 1) {
       ctx.clock.advance(HOUR);
-      await ctx.app.outbox.drain();
+      await ctx.app.services.outbox.drain();
       const row = await requestFor(user.email);
       if (attempt < MAX_ATTEMPTS) expect(row?.attempts).toBe(attempt);
       else expect(row).toBeUndefined();
@@ -191,8 +191,12 @@ describe('outbox', () => {
 
     // Nothing sends it again: more time, more polls, several drains at once.
     ctx.clock.advance(24 * HOUR);
-    await Promise.all([ctx.app.outbox.drain(), ctx.app.outbox.drain(), ctx.app.outbox.drain()]);
-    await ctx.app.outbox.drain();
+    await Promise.all([
+      ctx.app.services.outbox.drain(),
+      ctx.app.services.outbox.drain(),
+      ctx.app.services.outbox.drain(),
+    ]);
+    await ctx.app.services.outbox.drain();
     expect(ctx.smtp.received.filter(isRecoveryMailTo(user.email))).toHaveLength(1);
     expect((await rowFor(user.email))?.status).toBe('sent');
   });
@@ -212,9 +216,9 @@ describe('outbox', () => {
     } finally {
       ctx.smtp.state.accepting = true;
     }
-    await ctx.app.outbox.drain();
+    await ctx.app.services.outbox.drain();
     ctx.clock.advance(HOUR);
-    await ctx.app.outbox.drain();
+    await ctx.app.services.outbox.drain();
     const row = await rowFor(user.email);
     expect(row?.status).toBe('failed');
     expect(row?.attempts).toBe(MAX_ATTEMPTS);
@@ -229,7 +233,12 @@ describe('outbox', () => {
       await ctx.database.db.transaction(async (tx) => {
         for (const to of recipients) await enqueueMail(tx, { to, subject: 'Batch mail', text: `Hello ${to}` });
       });
-      await Promise.all([ctx.app.outbox.drain(), second.outbox.drain(), ctx.app.outbox.drain(), second.outbox.drain()]);
+      await Promise.all([
+        ctx.app.services.outbox.drain(),
+        second.services.outbox.drain(),
+        ctx.app.services.outbox.drain(),
+        second.services.outbox.drain(),
+      ]);
       await waitUntil(
         async () => {
           const rows = await ctx.database.db.select().from(outbox).where(inArray(outbox.recipient, recipients));

@@ -4,26 +4,13 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { describeError } from '../../lib/errors.js';
 import { createOutageTracker } from '../../lib/outage.js';
+import { nextAttemptAt } from '../../lib/retry.js';
 import type { MailTransport } from './mail.transport.js';
 import { claimDueMails, markExpired, markFailedAttempt, markSent, outboxBacklog } from './outbox.repository.js';
 
 const BATCH_SIZE = 20;
 /** A claimed row is not retried by another instance before this, even if its sender died. */
 const LEASE_MS = 60_000;
-
-/**
- * When to try again after `attempts` failed tries of something queued at `queuedAt`: exponential
- * backoff from `retryBaseMs` up to `retryCeilingMs`, for as long as `giveUpAfterMs` allows (and
- * `maxAttempts`, when set); null means give up. Shared by mails and the requests that turn into
- * mails. A ceiling rather than ever longer waits: after an outage of hours the mail goes out within
- * one ceiling of SMTP coming back.
- */
-export function nextAttemptAt(config: Config['outbox'], attempts: number, now: Date, queuedAt: Date): Date | null {
-  if (config.maxAttempts !== undefined && attempts >= config.maxAttempts) return null;
-  if (now.getTime() - queuedAt.getTime() >= config.giveUpAfterMs) return null;
-  const backoff = config.retryBaseMs * 2 ** Math.min(Math.max(0, attempts - 1), 40);
-  return new Date(now.getTime() + Math.min(config.retryCeilingMs, backoff));
-}
 
 /**
  * Drains the outbox: polls on an interval and whenever `wake()` says new mail was committed. Failed
@@ -46,6 +33,8 @@ export function createOutboxWorker(deps: {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
+  /** Set by stop(): the batch in progress finishes, no further batch or pass starts. */
+  let stopping = false;
   const outage = createOutageTracker(log, 'outbox worker');
 
   async function deliverBatch(): Promise<number> {
@@ -95,21 +84,25 @@ export function createOutboxWorker(deps: {
     }
   }
 
-  /** Runs until no due mail is left; concurrent calls join the run in progress. */
+  /**
+   * Runs until no due mail is left; concurrent calls join the run in progress. Once stop() has been
+   * called it finishes the batch it is sending and starts no other.
+   */
   function drain(): Promise<void> {
     if (running) {
       again = true;
       return running;
     }
+    if (stopping) return Promise.resolve();
     running = (async () => {
       try {
         do {
           again = false;
           await composeQueuedMailSafely();
-          while ((await deliverBatch()) === BATCH_SIZE) {
+          while (!stopping && (await deliverBatch()) === BATCH_SIZE) {
             /* keep going while batches come back full */
           }
-        } while (again);
+        } while (again && !stopping);
         outage.succeeded();
       } catch (error) {
         outage.failed(error);
@@ -132,6 +125,7 @@ export function createOutboxWorker(deps: {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       schedule();
       void drain();
     },
@@ -142,13 +136,17 @@ export function createOutboxWorker(deps: {
     drain,
     /** Mail waiting and given up, for /readyz?details=1. */
     backlog: () => outboxBacklog(db, clock.now()),
+    /**
+     * Lets the batch being sent finish (each of its mails is sent and marked, or marked for retry)
+     * and starts nothing after it; resolves once that batch is done. Mail still queued stays for the
+     * next start or another instance.
+     */
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running;
       transport.close();
     },
   };
 }
-
-export type OutboxWorker = ReturnType<typeof createOutboxWorker>;

@@ -114,6 +114,6 @@ describe('tenant isolation', () => {
     );
     expect(wrong).toEqual([]);
     expect(next).toBe(total);
-    expect(ctx.app.tenantPools.openTenantIds().sort()).toEqual([tenantA.id, tenantB.id].sort());
+    expect(ctx.app.services.tenantPools.openTenantIds().sort()).toEqual([tenantA.id, tenantB.id].sort());
   });
 });

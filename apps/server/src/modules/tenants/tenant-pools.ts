@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Config } from '../../config.js';
-import { guardPool } from '../../db/client.js';
+import { guardPool, poolStatsOf, type PoolStats } from '../../db/client.js';
 
 interface PoolEntry {
   pool: pg.Pool;
@@ -113,6 +113,17 @@ export function createTenantPools(deps: {
     openTenantIds(): string[] {
       return [...entries.keys()];
     },
+    /** How many pools are open, and their connections added up (for /metrics). */
+    stats(): PoolStats & { open: number } {
+      const total = { open: entries.size, inUse: 0, idle: 0, waiting: 0 };
+      for (const entry of entries.values()) {
+        const stats = poolStatsOf(entry.pool);
+        total.inUse += stats.inUse;
+        total.idle += stats.idle;
+        total.waiting += stats.waiting;
+      }
+      return total;
+    },
     async closeAll(): Promise<void> {
       const all = [...entries.entries()];
       entries.clear();
@@ -120,7 +131,7 @@ export function createTenantPools(deps: {
         all.map(([, entry]) => {
           clearTimeout(entry.idleTimer);
           entry.retired = true;
-          if (entry.ended) return undefined;
+          if (entry.ended) return Promise.resolve();
           entry.ended = true;
           return entry.pool.end().catch(() => undefined);
         }),

@@ -1,5 +1,7 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { PaginationQuery } from '@dataplatform/contract';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
 import { tenantMembers, tenants, users } from '../../db/schema/index.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -52,45 +54,30 @@ export async function deleteTenant(db: DbOrTx, id: string): Promise<TenantRow | 
   return row;
 }
 
-export async function listTenants(
-  db: DbOrTx,
-  page: { skip: number; limit: number },
-): Promise<{ rows: TenantRow[]; total: number }> {
-  const [rows, [totals]] = await Promise.all([
-    db.select().from(tenants).orderBy(asc(tenants.name), asc(tenants.id)).offset(page.skip).limit(page.limit),
-    db.select({ total: count() }).from(tenants),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+/**
+ * By name, which is unique (tenants_name_unique), so it orders every page on its own: a tie-breaker
+ * after it would make PostgreSQL sort what that index already reads in order.
+ */
+const BY_NAME = [asc(tenants.name)];
+
+export async function listTenants(db: DbOrTx, page: PaginationQuery): Promise<Page<TenantRow>> {
+  return paginate(db, tenants, { orderBy: BY_NAME }, page);
 }
 
 /** Active tenants `userId` belongs to, or every active tenant when `userId` is undefined. */
 export async function listActiveTenantsOf(
   db: DbOrTx,
   userId: string | undefined,
-  page: { skip: number; limit: number },
-): Promise<{ rows: TenantRow[]; total: number }> {
-  const active = eq(tenants.status, 'active');
+  page: PaginationQuery,
+): Promise<Page<TenantRow>> {
   const where =
     userId === undefined
-      ? active
-      : and(
-          active,
-          inArray(
-            tenants.id,
-            db.select({ id: tenantMembers.tenantId }).from(tenantMembers).where(eq(tenantMembers.userId, userId)),
-          ),
+      ? undefined
+      : inArray(
+          tenants.id,
+          db.select({ id: tenantMembers.tenantId }).from(tenantMembers).where(eq(tenantMembers.userId, userId)),
         );
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(tenants)
-      .where(where)
-      .orderBy(asc(tenants.name), asc(tenants.id))
-      .offset(page.skip)
-      .limit(page.limit),
-    db.select({ total: count() }).from(tenants).where(where),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+  return paginate(db, tenants, { match: [[tenants.status, 'active']], where, orderBy: BY_NAME }, page);
 }
 
 export async function listMemberIds(db: DbOrTx, tenantId: string): Promise<string[]> {

@@ -21,6 +21,7 @@ import { badRequest } from '../../lib/errors.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { TenantsService } from './tenants.service.js';
+import { BODY_LIMITS } from '../../lib/body-limits.js';
 
 const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tenantHeaderErrors = { 403: HttpErrorSchema, 404: HttpErrorSchema };
@@ -42,6 +43,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: read,
       schema: {
+        operationId: 'tenants_list',
         tags,
         summary: 'List tenants',
         querystring: PaginationQuerySchema,
@@ -56,6 +58,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: write,
       schema: {
+        operationId: 'tenants_create',
         tags,
         summary: 'Create a tenant (its database URL is stored encrypted and shown masked)',
         body: TenantCreateSchema,
@@ -70,6 +73,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'tenants_list_current_tables',
         tags,
         summary: 'Tables and views in the database of the tenant selected with X-Tenant-ID',
         querystring: PaginationQuerySchema,
@@ -92,6 +96,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: read,
       schema: {
+        operationId: 'tenants_read',
         tags,
         summary: 'A tenant by id',
         params: TenantIdParamsSchema,
@@ -106,6 +111,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: write,
       schema: {
+        operationId: 'tenants_update',
         tags,
         summary: 'Update a tenant (sending the masked database URL back keeps the stored password)',
         params: TenantIdParamsSchema,
@@ -127,6 +133,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: write,
       schema: {
+        operationId: 'tenants_delete',
         tags,
         summary: 'Delete a tenant and its memberships (its database is not touched)',
         params: TenantIdParamsSchema,
@@ -144,6 +151,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: write,
       schema: {
+        operationId: 'tenants_check_connection',
         tags,
         summary: "Connect to the tenant's database: the server version and latency, or the driver's reason",
         params: TenantIdParamsSchema,
@@ -158,6 +166,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: write,
       schema: {
+        operationId: 'tenants_list_members',
         tags,
         summary: 'Ids of the users who belong to the tenant',
         params: TenantIdParamsSchema,
@@ -171,7 +180,9 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     '/tenants/:tenant_id/members',
     {
       config: write,
+      bodyLimit: BODY_LIMITS.tenantMembers,
       schema: {
+        operationId: 'tenants_set_members',
         tags,
         summary: 'Replace the members of the tenant with the given user ids',
         params: TenantIdParamsSchema,
@@ -187,6 +198,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'tenants_list_mine',
         tags,
         summary: 'Active tenants the caller may select (every active one for a superuser)',
         querystring: PaginationQuerySchema,

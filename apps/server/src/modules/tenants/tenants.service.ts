@@ -14,25 +14,24 @@ import {
   type TenantUpdate,
 } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
-import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import {
-  AppError,
-  DATABASE_RETRY_AFTER_SECONDS,
   conflict,
   describeError,
   fieldError,
   forbidden,
   isUniqueViolation,
   notFound,
+  serviceUnavailable,
 } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { isUuid } from '../../lib/uuid.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Actor, AuthContext } from '../auth/sessions.service.js';
+import type { Actor, AuthContext } from '../../lib/auth-context.js';
+import { mapPage } from '../../lib/pagination.js';
 import {
   containsMask,
   isAllowedDatabaseHost,
@@ -42,6 +41,7 @@ import {
   secretsOf,
   unmaskDatabaseUrl,
 } from './database-url.js';
+import { listTenantTables, probeDatabase } from './tenant-databases.js';
 import type { TenantPools } from './tenant-pools.js';
 import { toTenantAuditSnapshot, toTenantPublic, toTenantSummary } from './tenants.mapper.js';
 import {
@@ -59,53 +59,6 @@ import {
   updateTenant,
   type TenantRow,
 } from './tenants.repository.js';
-
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
-
-/** Connects with a fresh client (not a pooled one), asks the version, and disconnects. */
-async function probeDatabase(url: string, timeoutMs: number): Promise<TenantConnectionCheck> {
-  const secrets = secretsOf(url);
-  const started = performance.now();
-  let client: pg.Client | undefined;
-  try {
-    client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      application_name: 'dataplatform-check',
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    const result = await client.query<{ server_version: string }>('SHOW server_version');
-    const latency = performance.now() - started;
-    return {
-      ok: true,
-      latency_ms: Math.round(latency * 10) / 10,
-      server_version: result.rows[0]?.server_version ?? 'unknown',
-    };
-  } catch (error) {
-    return { ok: false, detail: scrubSecrets(describeError(error), secrets) };
-  } finally {
-    await client?.end().catch(() => undefined);
-  }
-}
-
-/**
- * The tables and views the tenant's role may read, system schemas left out: one page and the total
- * in one round trip (the catalog, not information_schema, which is several times slower).
- */
-const TENANT_TABLES_QUERY = `
-  with visible as (
-    select n.nspname as schema, c.relname as name,
-           case when c.relkind in ('v', 'm') then 'view' else 'table' end as type
-    from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-    where c.relkind in ('r', 'p', 'f', 'v', 'm')
-      and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
-      and has_table_privilege(c.oid, 'SELECT')
-  )
-  select (select count(*)::int from visible) as total,
-         coalesce((select json_agg(page order by page.schema, page.name)
-                   from (select * from visible order by schema, name offset $1 limit $2) page), '[]'::json) as data`;
 
 export function createTenantsService(deps: {
   db: Database;
@@ -172,8 +125,7 @@ export function createTenantsService(deps: {
 
   return {
     async list(page: PaginationQuery): Promise<TenantsPublic> {
-      const { rows, total } = await listTenants(db, page);
-      return { data: rows.map(toTenantPublic), count: total };
+      return mapPage(await listTenants(db, page), toTenantPublic);
     },
 
     async get(id: string): Promise<TenantPublic> {
@@ -288,8 +240,8 @@ export function createTenantsService(deps: {
 
     /** The tenant switcher: active tenants the caller belongs to; superusers may pick any active one. */
     async myTenants(auth: AuthContext, page: PaginationQuery): Promise<TenantSummaries> {
-      const { rows, total } = await listActiveTenantsOf(db, auth.user.isSuperuser ? undefined : auth.user.id, page);
-      return { data: rows.map(toTenantSummary), count: total };
+      const memberId = auth.user.isSuperuser ? undefined : auth.user.id;
+      return mapPage(await listActiveTenantsOf(db, memberId, page), toTenantSummary);
     },
 
     /** For the tenant-context plugin: checks in the order 404 unknown, 403 inactive, 403 not a member. */
@@ -309,20 +261,11 @@ export function createTenantsService(deps: {
       const plain = openSealed(tenant.id, sealed);
       if (plain !== null && !hostAllowed(plain)) throw conflict(tenantMessages.dburlHostNotAllowed);
       try {
-        return await pools.use(tenant.id, sealed, async (pool) => {
-          const result = await pool.query<{ total: number; data: TenantTables['data'] }>(TENANT_TABLES_QUERY, [
-            page.skip,
-            page.limit,
-          ]);
-          const row = result.rows[0];
-          return { data: row?.data ?? [], count: row?.total ?? 0 };
-        });
+        return await pools.use(tenant.id, sealed, (pool) => listTenantTables(pool, page));
       } catch (error) {
         const reason = scrubSecrets(describeError(error), plain === null ? [] : secretsOf(plain));
         log.warn({ tenantId: tenant.id, reason }, 'tenant database query failed');
-        throw new AppError(503, tenantMessages.databaseUnavailable, {
-          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
-        });
+        throw serviceUnavailable(tenantMessages.databaseUnavailable);
       }
     },
   };

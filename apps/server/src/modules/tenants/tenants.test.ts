@@ -179,7 +179,7 @@ describe('tenants', () => {
   describe('access', () => {
     it('refuses every tenant call to a user without the tenants permissions, and to anonymous callers', async () => {
       const tenant = await createTenant();
-      const calls: InjectOptions[] = [
+      const calls: (InjectOptions & { url: string })[] = [
         { method: 'GET', url: '/tenants/' },
         { method: 'POST', url: '/tenants/', payload: { name: 'Forbidden' } },
         { method: 'GET', url: `/tenants/${tenant.id}` },
@@ -190,10 +190,10 @@ describe('tenants', () => {
         { method: 'PUT', url: `/tenants/${tenant.id}/members`, payload: [plain.id] },
       ];
       for (const call of calls) {
-        const asPlain = await api({ ...call, url: call.url as string, user: plain });
+        const asPlain = await api({ ...call, user: plain });
         expect(asPlain.statusCode, `${call.method} ${call.url}`).toBe(403);
         expect(detailOf(asPlain)).toBe(userMessages.notEnoughPrivileges);
-        const anonymous = await api({ ...call, url: call.url as string });
+        const anonymous = await api(call);
         expect(anonymous.statusCode, `${call.method} ${call.url}`).toBe(401);
       }
       expect((await storedRow(tenant.id)).name).toBe(tenant.name);
@@ -466,7 +466,7 @@ describe('tenants', () => {
           headers: { ...admin.headers, 'x-tenant-id': tenant.id },
         });
         expect(tables.statusCode).toBe(409);
-        expect(tables.json()).toEqual({ detail: tenantMessages.dburlHostNotAllowed });
+        expect(tables.json()).toEqual({ detail: tenantMessages.dburlHostNotAllowed, code: 'conflict' });
       });
     });
   });
@@ -501,6 +501,7 @@ describe('tenants', () => {
       expect(unknown.statusCode).toBe(422);
       expect(unknown.json()).toEqual({
         detail: [{ loc: ['body', 1], msg: tenantMessages.unknownMember, type: 'value_error' }],
+        code: 'validation_failed',
       });
       const malformed = await api({ method: 'PUT', url, user: admin, payload: ['nope'] });
       expect(malformed.statusCode).toBe(422);
@@ -641,15 +642,15 @@ describe('tenants', () => {
     it('opens a pool on first use only, keeps at most the configured number, and closes the least recent', async () => {
       const a = await createTenant({ dburl: dbA.url });
       const b = await createTenant({ dburl: dbB.url });
-      expect(ctx.app.tenantPools.openTenantIds()).not.toContain(a.id);
+      expect(ctx.app.services.tenantPools.openTenantIds()).not.toContain(a.id);
       await waitUntil(async () => (await dbA.connectionCount()) === 0);
 
       expect((await use(a.id)).statusCode).toBe(200);
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([a.id]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([a.id]);
       expect(await dbA.connectionCount()).toBeGreaterThan(0);
 
       expect((await use(b.id)).statusCode).toBe(200);
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([b.id]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([b.id]);
       await waitUntil(async () => (await dbA.connectionCount()) === 0);
       expect(await dbB.connectionCount()).toBeGreaterThan(0);
     });
@@ -657,7 +658,7 @@ describe('tenants', () => {
     it('closes the pool when the URL changes and reopens with the new one', async () => {
       const tenant = await createTenant({ dburl: dbA.url });
       expect((await use(tenant.id)).json<{ data: { name: string }[] }>().data[0]?.name).toBe('a_orders');
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([tenant.id]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([tenant.id]);
 
       const moved = await api({
         method: 'PUT',
@@ -666,19 +667,19 @@ describe('tenants', () => {
         payload: { dburl: dbB.url },
       });
       expect(moved.statusCode).toBe(200);
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([]);
       await waitUntil(async () => (await dbA.connectionCount()) === 0);
 
       const after = await use(tenant.id);
       expect(after.json<{ data: { name: string }[] }>().data.map((t) => t.name)).toEqual(['b_invoices', 'b_totals']);
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([tenant.id]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([tenant.id]);
     });
 
     it('closes the pool when the tenant is deactivated', async () => {
       const tenant = await createTenant({ dburl: dbA.url });
       await use(tenant.id);
       await api({ method: 'PUT', url: `/tenants/${tenant.id}`, user: admin, payload: { status: 'inactive' } });
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([]);
       await waitUntil(async () => (await dbA.connectionCount()) === 0);
     });
 
@@ -686,12 +687,12 @@ describe('tenants', () => {
       const tenant = await createTenant({ dburl: dbA.url });
       await api({ method: 'PUT', url: `/tenants/${tenant.id}/members`, user: admin, payload: [plain.id] });
       await use(tenant.id);
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([tenant.id]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([tenant.id]);
 
       const deleted = await api({ method: 'DELETE', url: `/tenants/${tenant.id}`, user: admin });
       expect(deleted.statusCode).toBe(204);
       expect(deleted.body).toBe('');
-      expect(ctx.app.tenantPools.openTenantIds()).toEqual([]);
+      expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([]);
       await waitUntil(async () => (await dbA.connectionCount()) === 0);
       expect(await ctx.database.db.select().from(tenantMembers).where(eq(tenantMembers.tenantId, tenant.id))).toEqual(
         [],
@@ -741,8 +742,8 @@ describe('idle tenant pools', () => {
       headers: { ...admin.headers, 'x-tenant-id': tenantId },
     });
     expect(used.statusCode).toBe(200);
-    expect(ctx.app.tenantPools.openTenantIds()).toEqual([tenantId]);
-    await waitUntil(() => ctx.app.tenantPools.openTenantIds().length === 0);
+    expect(ctx.app.services.tenantPools.openTenantIds()).toEqual([tenantId]);
+    await waitUntil(() => ctx.app.services.tenantPools.openTenantIds().length === 0);
     await waitUntil(async () => (await db.connectionCount()) === 0);
   });
 });

@@ -1,5 +1,6 @@
-import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
 import { users } from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -68,21 +69,11 @@ export function containsPattern(value: string): string {
 export async function listUsers(
   db: DbOrTx,
   page: { skip: number; limit: number; q?: string | undefined },
-): Promise<{ rows: UserRow[]; total: number }> {
+): Promise<Page<UserRow>> {
   let filter: SQL | undefined;
   if (page.q !== undefined) {
     const pattern = containsPattern(page.q);
     filter = or(ilike(users.email, pattern), ilike(users.fullName, pattern));
   }
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(users)
-      .where(filter)
-      .orderBy(asc(users.createdAt), asc(users.id))
-      .offset(page.skip)
-      .limit(page.limit),
-    db.select({ total: count() }).from(users).where(filter),
-  ]);
-  return { rows, total: totals?.total ?? 0 };
+  return paginate(db, users, { where: filter, orderBy: [asc(users.createdAt), asc(users.id)] }, page);
 }

@@ -35,6 +35,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: { permission: PERMISSIONS.usersRead } },
       schema: {
+        operationId: 'users_list',
         tags,
         summary: 'List users, optionally those whose e-mail or name contains q (case-insensitive)',
         querystring: UserListQuerySchema,
@@ -49,6 +50,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: { permission: PERMISSIONS.usersWrite } },
       schema: {
+        operationId: 'users_create',
         tags,
         summary: 'Create a user',
         body: UserCreateSchema,
@@ -63,14 +65,20 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: 'public' },
       preHandler: [
-        app.limit('signup-ip', config.rateLimits.signupPerIp, byIp),
-        app.limit('signup-account', config.rateLimits.signupPerAccount, byField('body', 'email')),
+        app.limit('signup-ip', config.rateLimits.signupPerIp, byIp, userMessages.signupUnavailable),
+        app.limit(
+          'signup-account',
+          config.rateLimits.signupPerAccount,
+          byField('body', 'email'),
+          userMessages.signupUnavailable,
+        ),
       ],
       schema: {
+        operationId: 'users_signup',
         tags,
         summary: 'Create an account (the answer never says whether the address was already registered)',
         body: UserRegisterSchema,
-        response: { 201: MessageSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema },
+        response: { 201: MessageSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema },
       },
     },
     async (request, reply) => {
@@ -84,6 +92,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'users_read_me',
         tags,
         summary: 'The signed-in user, with the names of its roles',
         response: { 200: UserMeSchema, ...denied },
@@ -97,6 +106,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'users_update_me',
         tags,
         summary: 'Update own name and e-mail',
         body: UserUpdateMeSchema,
@@ -111,6 +121,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'users_update_password',
         tags,
         summary: 'Change own password (other sessions are signed out)',
         body: UpdatePasswordSchema,
@@ -127,7 +138,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     '/users/me',
     {
       config: { access: 'user' },
-      schema: { tags, summary: 'Delete own account', response: { 204: z.null(), ...denied } },
+      schema: {
+        operationId: 'users_delete_me',
+        tags,
+        summary: 'Delete own account',
+        response: { 204: z.null(), ...denied },
+      },
     },
     async (request, reply) => {
       await users.deleteMe(currentAuth(request));
@@ -140,6 +156,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: 'user' },
       schema: {
+        operationId: 'users_read',
         tags,
         summary: 'A user by id (own record, or any with users:read)',
         params: UserIdParamsSchema,
@@ -154,6 +171,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: { permission: PERMISSIONS.usersWrite } },
       schema: {
+        operationId: 'users_update',
         tags,
         summary: 'Update a user',
         params: UserIdParamsSchema,
@@ -169,6 +187,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
     {
       config: { access: { permission: PERMISSIONS.usersWrite } },
       schema: {
+        operationId: 'users_delete',
         tags,
         summary: 'Delete a user',
         params: UserIdParamsSchema,

@@ -2,7 +2,6 @@ import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
   PERMISSIONS,
-  type PermissionName,
   userMessages,
   type UpdatePassword,
   type UserCreate,
@@ -18,12 +17,12 @@ import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { mapPage } from '../../lib/pagination.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { replacePassword } from '../auth/credentials.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Actor, AuthContext, SessionService } from '../auth/sessions.service.js';
-import { signupWithExistingAccountMail, welcomeMail } from '../mail/mail.templates.js';
-import { enqueueMail } from '../mail/outbox.repository.js';
+import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
+import type { SessionService } from '../auth/sessions.service.js';
+import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
 import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
 import {
   deleteUser,
@@ -35,18 +34,46 @@ import {
   type UserRow,
 } from './users.repository.js';
 
+// What other modules use of users: reads of the user row inside their own transaction, and the
+// public shape of a user.
+export { findUserByEmail, findUserById, prepareFindLoginCredentials, type UserRow } from './users.repository.js';
+export { toUserPublic } from './users.mapper.js';
+
 export function createUsersService(deps: {
   db: Database;
   config: Config;
   clock: Clock;
   sessions: SessionService;
   wakeMailer: () => void;
-  hasPermission: (auth: AuthContext, permission: PermissionName) => Promise<boolean>;
+  hasPermission: HasPermission;
   audit: AuditService;
+  /**
+   * Auth's part of a password change, in the same transaction: revokes the user's sessions (all, or
+   * all but `keepSessionId`) and outstanding reset links.
+   */
+  revokeCredentials: (tx: DbOrTx, userId: string, keepSessionId?: string) => Promise<void>;
   /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
   beforeDelete?: (userId: string) => Promise<void>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, hasPermission, audit, beforeDelete } = deps;
+  const { db, config, clock, sessions, wakeMailer, hasPermission, audit, revokeCredentials, beforeDelete } = deps;
+
+  /**
+   * The one way a password changes (self-service, reset, admin): store the new hash, then revoke
+   * what was issued under the old one, in the caller's transaction. Hash before opening the
+   * transaction: argon2 is slow on purpose.
+   */
+  async function replacePassword(
+    tx: DbOrTx,
+    params: { userId: string; hashedPassword: string; keepSessionId?: string },
+  ): Promise<void> {
+    const now = clock.now();
+    await updateUser(tx, params.userId, {
+      hashedPassword: params.hashedPassword,
+      passwordChangedAt: now,
+      updatedAt: now,
+    });
+    await revokeCredentials(tx, params.userId, params.keepSessionId);
+  }
 
   /** Only a superuser makes or unmakes superusers, whatever permissions a role grants. */
   function assertMaySetSuperuser(auth: AuthContext, isSuperuser: boolean) {
@@ -56,7 +83,7 @@ export function createUsersService(deps: {
   /** Changing the address to one already taken is refused; the check and the write share a tx. */
   async function assertEmailFree(tx: DbOrTx, email: string, exceptId?: string) {
     const existing = await findUserByEmail(tx, email);
-    if (existing && existing.id !== exceptId) throw conflict(userMessages.emailTaken);
+    if (existing && existing.id !== exceptId) throw conflict(userMessages.emailTaken, 'email_taken');
   }
 
   async function getExisting(id: string): Promise<UserRow> {
@@ -66,6 +93,8 @@ export function createUsersService(deps: {
   }
 
   return {
+    replacePassword,
+
     /**
      * Signing up with a registered address answers exactly as for a new one (no enumeration); the
      * owner of the address gets a mail saying so instead of a welcome.
@@ -110,7 +139,7 @@ export function createUsersService(deps: {
         return toUserPublic(updated);
       } catch (error) {
         // Another account took the address between the check and the write.
-        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken, 'email_taken');
         throw error;
       }
     },
@@ -118,16 +147,12 @@ export function createUsersService(deps: {
     /** Needs the current password; other sessions are signed out, the caller's stays. */
     async changePassword(auth: AuthContext, body: UpdatePassword): Promise<void> {
       if (!(await verifyPassword(auth.user.hashedPassword, body.current_password))) {
-        throw badRequest(userMessages.incorrectPassword);
+        throw badRequest(userMessages.incorrectPassword, 'incorrect_password');
       }
       if (body.current_password === body.new_password) throw badRequest(userMessages.samePassword);
       const hashedPassword = await hashPassword(body.new_password);
       await db.transaction((tx) =>
-        replacePassword(
-          tx,
-          { clock, sessions },
-          { userId: auth.user.id, hashedPassword, keepSessionId: auth.sessionId },
-        ),
+        replacePassword(tx, { userId: auth.user.id, hashedPassword, keepSessionId: auth.sessionId }),
       );
     },
 
@@ -139,8 +164,7 @@ export function createUsersService(deps: {
     },
 
     async list(page: UserListQuery): Promise<UsersPublic> {
-      const { rows, total } = await listUsers(db, page);
-      return { data: rows.map(toUserPublic), count: total };
+      return mapPage(await listUsers(db, page), toUserPublic);
     },
 
     async create(actor: Actor, body: UserCreate): Promise<UserPublic> {
@@ -167,7 +191,7 @@ export function createUsersService(deps: {
         });
         return toUserPublic(created);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken, 'email_taken');
         throw error;
       }
     },
@@ -205,7 +229,7 @@ export function createUsersService(deps: {
           // Deleted by a request that committed after our read: no row to change, so a 404.
           if (!after) throw notFound(userMessages.notFound);
           if (hashedPassword !== undefined) {
-            await replacePassword(tx, { clock, sessions }, { userId: id, hashedPassword });
+            await replacePassword(tx, { userId: id, hashedPassword });
           } else if (body.is_active === false && before.isActive) {
             await sessions.revokeAllForUser(tx, id);
           }
@@ -222,7 +246,7 @@ export function createUsersService(deps: {
         });
         return toUserPublic(updated);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken);
+        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken, 'email_taken');
         throw error;
       }
     },

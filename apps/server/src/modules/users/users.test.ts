@@ -1,16 +1,7 @@
 import { userMessages } from '@dataplatform/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestContext,
-  createUser,
-  detailOf,
-  login,
-  loginRequest,
-  type TestContext,
-  type TestUser,
-} from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, createUser, detailOf, login, loginRequest, useTestContext } from '../../../test/harness.js';
 import { mailAfter } from '../../../test/mail.js';
 import { users } from '../../db/schema/index.js';
 
@@ -38,14 +29,7 @@ function signupBody(overrides: Record<string, unknown> = {}): Record<string, unk
 }
 
 describe('users', () => {
-  let ctx: TestContext;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    admin = await createUser(ctx, { isSuperuser: true });
-  });
-  afterAll(() => ctx.close());
+  const { ctx, admin } = useTestContext();
 
   const signup = (payload: unknown) =>
     ctx.app.inject({ method: 'POST', url: '/api/v1/users/signup', payload: payload as object });
@@ -98,7 +82,7 @@ describe('users', () => {
       ['a different confirmation', { confirm_password: 'long-enough-2' }, 'The passwords do not match'],
       ['a missing full name', { full_name: MISSING }, 'Full Name is required'],
       ['a blank full name', { full_name: '   ' }, 'Full Name is required'],
-    ])('refuses %s with the section-5 message', async (_case, overrides, message) => {
+    ])('refuses %s with its AUTH-VALID or AUTH-SIGNUP-2 message', async (_case, overrides, message) => {
       const body = signupBody(overrides);
       const response = await signup(body);
       expect(response.statusCode).toBe(422);
@@ -113,6 +97,7 @@ describe('users', () => {
       const response = await signup(signupBody({ confirm_password: 'long-enough-2' }));
       expect(response.json()).toEqual({
         detail: [{ loc: ['body', 'confirm_password'], msg: 'The passwords do not match', type: 'custom' }],
+        code: 'validation_failed',
       });
     });
 
@@ -167,7 +152,7 @@ describe('users', () => {
       expect(response.json()).not.toHaveProperty('hashed_password');
       const anonymous = await me({});
       expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toEqual({ detail: 'Not authenticated' });
+      expect(anonymous.json()).toEqual({ detail: 'Not authenticated', code: 'not_authenticated' });
     });
 
     it('updates own name and e-mail; the new address logs in', async () => {
@@ -210,7 +195,7 @@ describe('users', () => {
       const other = await createUser(ctx);
       const response = await call('PATCH', '/users/me', user.headers, { email: other.email.toUpperCase() });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ detail: userMessages.emailTaken });
+      expect(response.json()).toEqual({ detail: userMessages.emailTaken, code: 'email_taken' });
       // Keeping one's own address is not a conflict.
       expect((await call('PATCH', '/users/me', user.headers, { email: user.email.toUpperCase() })).statusCode).toBe(
         200,
@@ -226,7 +211,7 @@ describe('users', () => {
       );
       expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
       const loser = responses.find((response) => response.statusCode === 409)!;
-      expect(loser.json()).toEqual({ detail: userMessages.emailTaken });
+      expect(loser.json()).toEqual({ detail: userMessages.emailTaken, code: 'email_taken' });
     });
 
     it('deletes the own account: its token dies and it cannot log in', async () => {
@@ -243,7 +228,10 @@ describe('users', () => {
       const superuser = await createUser(ctx, { isSuperuser: true });
       const response = await call('DELETE', '/users/me', superuser.headers);
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ detail: 'Super users are not allowed to delete themselves' });
+      expect(response.json()).toEqual({
+        detail: 'Super users are not allowed to delete themselves',
+        code: 'permission_denied',
+      });
       expect((await me(superuser.headers)).statusCode).toBe(200);
       expect((await call('DELETE', `/users/${superuser.id}`, superuser.headers)).statusCode).toBe(400);
       expect((await me(superuser.headers)).statusCode).toBe(200);
@@ -292,7 +280,7 @@ describe('users', () => {
         confirm_password: 'changed-password-1',
       });
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json()).toEqual({ detail: userMessages.incorrectPassword });
+      expect(wrong.json()).toEqual({ detail: userMessages.incorrectPassword, code: 'incorrect_password' });
       expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(200);
     });
 
@@ -304,7 +292,7 @@ describe('users', () => {
         confirm_password: user.password,
       });
       expect(same.statusCode).toBe(400);
-      expect(same.json()).toEqual({ detail: userMessages.samePassword });
+      expect(same.json()).toEqual({ detail: userMessages.samePassword, code: 'bad_request' });
       const short = await change(user.headers, {
         current_password: user.password,
         new_password: 'short',
@@ -362,7 +350,7 @@ describe('users', () => {
       const user = await createUser(ctx);
       const asUser = await call('GET', '/users/', user.headers);
       expect(asUser.statusCode).toBe(403);
-      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
       expect((await call('GET', '/users/')).statusCode).toBe(401);
     });
 
@@ -468,7 +456,7 @@ describe('users', () => {
         password: 'created-password-1',
       });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ detail: userMessages.emailTaken });
+      expect(response.json()).toEqual({ detail: userMessages.emailTaken, code: 'email_taken' });
     });
 
     it('validates the body', async () => {
@@ -502,7 +490,7 @@ describe('users', () => {
       expect(own.json<UserBody>().id).toBe(user.id);
       const others = await call('GET', `/users/${other.id}`, user.headers);
       expect(others.statusCode).toBe(403);
-      expect(others.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(others.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
       expect((await call('GET', `/users/${user.id}`)).statusCode).toBe(401);
     });
 
@@ -516,7 +504,7 @@ describe('users', () => {
           method === 'PATCH' ? { full_name: 'X Y Z' } : undefined,
         );
         expect(missing.statusCode, method).toBe(404);
-        expect(missing.json()).toEqual({ detail: userMessages.notFound });
+        expect(missing.json()).toEqual({ detail: userMessages.notFound, code: 'not_found' });
         const malformed = await call(
           method,
           '/users/not-a-uuid',
@@ -558,7 +546,7 @@ describe('users', () => {
       const other = await createUser(ctx);
       const response = await call('PATCH', `/users/${user.id}`, admin.headers, { email: other.email.toUpperCase() });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ detail: userMessages.emailTaken });
+      expect(response.json()).toEqual({ detail: userMessages.emailTaken, code: 'email_taken' });
       expect((await me(user.headers)).json<UserBody>().email).toBe(user.email);
     });
 
@@ -567,7 +555,7 @@ describe('users', () => {
       const other = await createUser(ctx);
       const self = await call('PATCH', `/users/${user.id}`, user.headers, { is_superuser: true });
       expect(self.statusCode).toBe(403);
-      expect(self.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(self.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
       expect((await call('PATCH', `/users/${other.id}`, user.headers, { full_name: 'Hijacked' })).statusCode).toBe(403);
       expect((await call('PATCH', `/users/${other.id}`, {}, { full_name: 'Hijacked' })).statusCode).toBe(401);
       expect((await me(user.headers)).json<UserBody>().is_superuser).toBe(false);
@@ -578,10 +566,10 @@ describe('users', () => {
       const superuser = await createUser(ctx, { isSuperuser: true });
       const demote = await call('PATCH', `/users/${superuser.id}`, superuser.headers, { is_superuser: false });
       expect(demote.statusCode).toBe(400);
-      expect(demote.json()).toEqual({ detail: userMessages.cannotChangeOwnSuperuser });
+      expect(demote.json()).toEqual({ detail: userMessages.cannotChangeOwnSuperuser, code: 'bad_request' });
       const deactivate = await call('PATCH', `/users/${superuser.id}`, superuser.headers, { is_active: false });
       expect(deactivate.statusCode).toBe(400);
-      expect(deactivate.json()).toEqual({ detail: userMessages.cannotDeactivateSelf });
+      expect(deactivate.json()).toEqual({ detail: userMessages.cannotDeactivateSelf, code: 'bad_request' });
       expect((await me(superuser.headers)).json<UserBody>()).toMatchObject({ is_superuser: true, is_active: true });
     });
 
@@ -589,7 +577,7 @@ describe('users', () => {
       const superuser = await createUser(ctx, { isSuperuser: true });
       const response = await call('DELETE', `/users/${superuser.id}`, superuser.headers);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ detail: userMessages.cannotDeleteSelf });
+      expect(response.json()).toEqual({ detail: userMessages.cannotDeleteSelf, code: 'bad_request' });
       expect((await me(superuser.headers)).statusCode).toBe(200);
       // Changing the own name or e-mail through the same route is allowed; only the lock-outs are refused.
       const rename = await call('PATCH', `/users/${superuser.id}`, superuser.headers, {
@@ -629,7 +617,7 @@ describe('users', () => {
       const other = await createUser(ctx);
       const asUser = await call('DELETE', `/users/${other.id}`, user.headers);
       expect(asUser.statusCode).toBe(403);
-      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges });
+      expect(asUser.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
       expect((await call('DELETE', `/users/${user.id}`, user.headers)).statusCode).toBe(403);
       expect((await call('DELETE', `/users/${other.id}`)).statusCode).toBe(401);
       expect((await me(other.headers)).statusCode).toBe(200);

@@ -3,23 +3,47 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { notifyPageMounted } from '../../lib/page-mounted.js';
 import { usePageMeta } from '../../lib/use-page-meta.js';
 import { Logo } from '../../components/logo.js';
-import { LazyNavDrawer, loadNavDrawer } from './lazy-overlays.js';
+import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
+import { isLoggedIn } from '../../lib/session.js';
+import { LazyNavDrawer, LazyTenantSwitcher, loadNavDrawer } from './lazy-overlays.js';
 import { NavMenu } from './nav-menu.js';
 import { activeSection, NAV_SECTIONS } from './navigation.js';
 import { SiteFooter } from './site-footer.js';
 import { ThemeToggle } from './theme-toggle.js';
 import { UserMenu } from './user-menu.js';
 
-/** Scrolls to the top on each navigation (SPEC.md section 2). */
+/** Scrolls to the top on each navigation (NAV-LAYOUT-5). */
 function ScrollToTop() {
   const { pathname } = useLocation();
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
+  return null;
+}
+
+const subscribeToNothing = () => () => undefined;
+
+/**
+ * False while React hydrates prerendered markup (the server's answer), true from then on: what
+ * only the browser knows (a stored session) must not show in the first render of a prerendered
+ * page, or hydration fails and React renders the whole page again.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
+/** Reports that the page's content is mounted; it renders nothing. */
+function PageMounted() {
+  useEffect(notifyPageMounted, []);
   return null;
 }
 
@@ -30,6 +54,7 @@ export function AppLayout() {
   const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname } = useLocation();
   const current = activeSection(pathname);
+  const hydrated = useHydrated();
   usePageMeta();
 
   return (
@@ -61,6 +86,7 @@ export function AppLayout() {
           <IconButton
             color="inherit"
             aria-label="open navigation menu"
+            {...opens(overlayIds.navDrawer)}
             edge="start"
             onPointerEnter={() => void loadNavDrawer()}
             onFocus={() => void loadNavDrawer()}
@@ -74,11 +100,22 @@ export function AppLayout() {
           </IconButton>
           <Logo />
           <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5 }}>
-            {NAV_SECTIONS.map((section) => (
-              <NavMenu key={section.label} section={section} current={current === section.label} />
+            {NAV_SECTIONS.map((section, index) => (
+              <NavMenu
+                key={section.label}
+                section={section}
+                current={current === section.label}
+                staticOverlayId={overlayIds.navMenu(index)}
+              />
             ))}
           </Box>
           <Box sx={{ flexGrow: 1 }} />
+          {/* Read on every render: each navigation (a sign-in, a sign-out) renders the layout again. */}
+          {hydrated && isLoggedIn() ? (
+            <Suspense fallback={null}>
+              <LazyTenantSwitcher />
+            </Suspense>
+          ) : null}
           <ThemeToggle />
           <UserMenu current={current === 'account'} />
         </Toolbar>
@@ -91,6 +128,7 @@ export function AppLayout() {
       <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
         <Suspense fallback={null}>
           <Outlet />
+          <PageMounted />
         </Suspense>
       </Box>
       <SiteFooter />

@@ -7,3 +7,8 @@ export const loadNavDrawer = () => import('./nav-drawer.js');
 
 export const LazyPopupMenu = lazy(() => loadPopupMenu().then((m) => ({ default: m.PopupMenu })));
 export const LazyNavDrawer = lazy(() => loadNavDrawer().then((m) => ({ default: m.NavDrawer })));
+
+// The tenant switcher (and the query client it needs) loads only for a signed-in person.
+export const LazyTenantSwitcher = lazy(() =>
+  import('../../features/settings/components/tenant-switcher.js').then((m) => ({ default: m.TenantSwitcher })),
+);

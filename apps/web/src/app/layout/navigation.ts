@@ -8,7 +8,7 @@ export interface NavSection {
   items: readonly NavItem[];
 }
 
-/** The top-bar menus of SPEC.md section 2. */
+/** The top-bar menus (NAV-LAYOUT-2). */
 export const NAV_SECTIONS: readonly NavSection[] = [
   { label: 'Platform', items: [{ label: 'Studio', to: '/studio' }] },
   {
@@ -28,7 +28,7 @@ export const NAV_SECTIONS: readonly NavSection[] = [
   },
 ];
 
-/** The paths the layout is told of (SPEC.md section 2): product screens and the signed-in areas. */
+/** The paths the layout is told of (NAV-LAYOUT-6): product screens and the signed-in areas. */
 export const LAYOUT_PATHS = [
   '/studio',
   '/settings',

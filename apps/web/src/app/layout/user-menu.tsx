@@ -6,6 +6,16 @@ import { logout } from '../../features/auth/api/logout.js';
 import { isLoggedIn } from '../../lib/session.js';
 import { LazyPopupMenu, loadPopupMenu } from './lazy-overlays.js';
 import { paths } from '../../config/paths.js';
+import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
+import type { PopupMenuEntry } from './popup-menu.js';
+
+/** The account menu's entries: My Profile, then Log Out when `logOut` is given, else Log In. */
+export function accountMenuEntries(logOut?: () => void): PopupMenuEntry[] {
+  return [
+    { label: 'My Profile', to: paths.settings.root },
+    logOut ? { label: 'Log Out', onSelect: logOut } : { label: 'Log In', to: paths.login },
+  ];
+}
 
 /** My Profile, Log In (signed out) and Log Out (signed in). */
 export function UserMenu({ current }: { current: boolean }) {
@@ -14,18 +24,14 @@ export function UserMenu({ current }: { current: boolean }) {
   const navigate = useNavigate();
   const menuId = useId();
 
-  const entries = [
-    { label: 'My Profile', to: paths.settings.root },
-    signedIn
-      ? { label: 'Log Out', onSelect: () => void logout().then(() => navigate(paths.login)) }
-      : { label: 'Log In', to: paths.login },
-  ];
+  const entries = accountMenuEntries(signedIn ? () => void logout().then(() => navigate(paths.login)) : undefined);
 
   return (
     <>
       <IconButton
         aria-label="account menu"
         aria-haspopup="true"
+        {...opens(overlayIds.accountMenu)}
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         aria-current={current ? 'page' : undefined}

@@ -13,7 +13,7 @@ import { TenantsTab } from './components/tenants-tab.js';
 import { UserRolesTab } from './components/user-roles-tab.js';
 import { UsersTab } from './components/users-tab.js';
 
-/** /admin (SPEC.md section 2): a lazy chunk behind RequireSuperuser; each tab has its own URL. */
+/** /admin (ADM-LAYOUT-1): a lazy chunk behind RequireSuperuser; each tab has its own URL. */
 export function AdminArea() {
   return (
     <QueryProvider>
@@ -31,7 +31,7 @@ export function AdminArea() {
               { label: 'User Roles', path: paths.admin.userRoles, element: <UserRolesTab /> },
               { label: 'Role Permissions', path: paths.admin.rolePermissions, element: <RolePermissionsTab /> },
               { label: 'Tenants', path: paths.admin.tenants, element: <TenantsTab /> },
-              // Beyond the spec: the contact-form inbox and the audit log.
+              // Beyond the product specification: the contact-form inbox (ADM-INBOX-1) and the audit log (ADM-AUDIT-1).
               { label: <ContactsTabLabel />, path: paths.admin.contacts, element: <ContactsTab /> },
               { label: 'Audit Log', path: paths.admin.auditLog, element: <AuditLogTab /> },
             ]}

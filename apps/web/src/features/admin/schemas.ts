@@ -52,14 +52,12 @@ export const RoleFormSchema = z.object({
   name: RoleCreateSchema.shape.name,
   description: optionalText(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong),
 });
-export type RoleFormValues = z.input<typeof RoleFormSchema>;
 
 /** Permission dialogs: name (required) and description. */
 export const PermissionFormSchema = z.object({
   name: PermissionCreateSchema.shape.name,
   description: optionalText(DESCRIPTION_MAX_LENGTH, authzMessages.descriptionTooLong),
 });
-export type PermissionFormValues = z.input<typeof PermissionFormSchema>;
 
 /** Tenant dialogs: name, description, database URL (blank for none) and Active (the status). */
 export const TenantFormSchema = z

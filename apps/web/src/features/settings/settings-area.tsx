@@ -36,7 +36,7 @@ function SettingsTabs() {
     <Alert severity="error">Error loading your profile. Please try again later.</Alert>
   );
 
-  // SPEC.md section 2, in its order. Download shows only with a download_ role (its URL still
+  // SET-TABS-1, in its order. Download shows only with a download_ role (its URL still
   // answers, with "No downloads available."); Danger zone does not exist for superusers, so its
   // URL falls back to the first tab.
   const tabs: RoutedTab[] = [

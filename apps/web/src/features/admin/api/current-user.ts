@@ -14,7 +14,7 @@ export function currentUserQueryOptions() {
 }
 
 /**
- * The id a create sends as created_by/updated_by (SPEC.md section 5): "User not authenticated" when
+ * The id a create sends as created_by/updated_by (ADM-ROLES-5): "User not authenticated" when
  * the current user cannot be loaded. The server ignores these fields and records the caller itself.
  */
 export async function requireCurrentUserId(queryClient: QueryClient): Promise<string> {

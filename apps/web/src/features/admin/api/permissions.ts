@@ -20,7 +20,7 @@ export function isBuiltInPermission(name: string): boolean {
   return (ALL_PERMISSIONS as readonly string[]).includes(name);
 }
 
-/** `GET /authorization/permissions`: every permission (the tab pages them in the browser, SPEC.md section 9). */
+/** `GET /authorization/permissions`: every permission (the tab pages them in the browser, ADM-PERMS-1). */
 export function fetchPermissions(signal?: AbortSignal): Promise<PermissionsPublic> {
   return apiRequest<PermissionsPublic>({
     path: '/authorization/permissions',

@@ -15,7 +15,7 @@ export const rolesKeys = {
   list: () => [...rolesKeys.all, 'list'] as const,
 };
 
-/** `GET /authorization/roles`: every role (the tab pages them in the browser, SPEC.md section 9). */
+/** `GET /authorization/roles`: every role (the tab pages them in the browser, ADM-ROLES-2). */
 export function fetchRoles(signal?: AbortSignal): Promise<RolesPublic> {
   return apiRequest<RolesPublic>({
     path: '/authorization/roles',

@@ -9,7 +9,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
 
-/** Admin page size (SPEC.md section 9). */
+/** Admin page size (ADM-TENANTS-4). */
 export const TENANTS_PAGE_SIZE = 10;
 
 export const tenantsKeys = {

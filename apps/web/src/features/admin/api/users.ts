@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
 
-/** Admin page size (SPEC.md section 9). */
+/** Admin page size (ADM-USERS-5). */
 export const USERS_PAGE_SIZE = 10;
 
 export interface UsersListParams {

@@ -21,7 +21,7 @@ export interface AssignDialogProps {
   children: ReactNode;
 }
 
-/** The frame of the two assignment dialogs (SPEC.md section 2, User Roles and Role Permissions). */
+/** The frame of the two assignment dialogs (ADM-UROLES-1, ADM-RPERMS-1). */
 export function AssignDialog({ open, title, onClose, children }: AssignDialogProps) {
   const titleId = useId();
   return (

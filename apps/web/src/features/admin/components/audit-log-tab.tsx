@@ -37,8 +37,21 @@ function actorLabel(entry: AuditEntry): string {
   return entry.actor_email ?? entry.actor_id;
 }
 
+/** The record's own name (an e-mail, a role or plan name) from its values, when it has one. */
+function targetName(entry: AuditEntry): string | undefined {
+  for (const values of [entry.after, entry.before]) {
+    for (const field of ['email', 'name']) {
+      const value = values?.[field];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+  }
+  return undefined;
+}
+
 function targetLabel(entry: AuditEntry): string {
-  return entry.target_id === null ? entry.target_type : `${entry.target_type} ${entry.target_id}`;
+  const name = targetName(entry);
+  if (entry.target_id === null) return entry.target_type;
+  return name === undefined ? `${entry.target_type} ${entry.target_id}` : `${entry.target_type} ${name}`;
 }
 
 function show(value: unknown): string {
@@ -48,7 +61,7 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The audit log (beyond SPEC.md): newest first, filtered by actor, target type and action. */
+/** The audit log (ADM-AUDIT-1, beyond the product specification): newest first, filtered by actor, target type and action. */
 export function AuditLogTab() {
   const [actor, setActor] = useState<Actor>();
   const [targetType, setTargetType] = useState('');
@@ -104,7 +117,7 @@ export function AuditLogTab() {
       header: 'Target',
       minWidth: 200,
       render: (entry) => (
-        <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+        <Box component="span" sx={{ overflowWrap: 'anywhere' }} title={entry.target_id ?? undefined}>
           {targetLabel(entry)}
         </Box>
       ),
@@ -186,7 +199,9 @@ function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry | undefined; o
           {/* Focusable, so a keyboard can scroll a long list of values. */}
           <DialogContent tabIndex={0}>
             <Typography variant="body2" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-              {actorLabel(entry)} · {targetLabel(entry)} · {formatDateTime(entry.created_at)}
+              {actorLabel(entry)} · {targetLabel(entry)}
+              {entry.target_id !== null && targetName(entry) !== undefined ? ` (${entry.target_id})` : ''} ·{' '}
+              {formatDateTime(entry.created_at)}
               {entry.ip ? ` · from ${entry.ip}` : ''}
             </Typography>
             {keys.length === 0 ? (

@@ -99,7 +99,7 @@ const columns: DataTableColumn<ContactSubmission>[] = [
   { key: 'status', header: 'Status', render: (row) => <StatusChip status={row.status} /> },
 ];
 
-/** The contact-form inbox (beyond SPEC.md): newest first, by status, each message opened whole. */
+/** The contact-form inbox (ADM-INBOX-1, beyond the product specification): newest first, by status, each message opened whole. */
 export function ContactsTab() {
   const [status, setStatus] = useState<ContactStatus | ''>('');
   const { page, setPage, skip, limit } = useServerPage(PAGE_SIZE);

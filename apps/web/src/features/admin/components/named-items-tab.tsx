@@ -13,7 +13,7 @@ import { fieldProps } from '../../../components/form-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
-/** Admin page size (SPEC.md section 9); roles and permissions are paged in the browser. */
+/** Admin page size (ADM-ROLES-2); roles and permissions are paged in the browser. */
 export const NAMED_ITEMS_PAGE_SIZE = 10;
 
 export interface NamedItem {
@@ -33,7 +33,7 @@ interface NamedItemInput {
 }
 
 export interface NamedItemsTabProps<TItem extends NamedItem> {
-  /** "Role" or "Permission": the buttons, titles and messages are built from it (SPEC.md section 2). */
+  /** "Role" or "Permission": the buttons, titles and messages are built from it (ADM-ROLES-1, ADM-PERMS-1). */
   noun: string;
   rows: readonly TItem[] | undefined;
   loading: boolean;
@@ -166,7 +166,7 @@ export function NamedItemsTab<TItem extends NamedItem>({
         disabledReason={nameRequiredText}
         onSubmit={(input) =>
           // A built-in keeps its name: only the description is sent.
-          onUpdate(editing!, editingBuiltIn ? { name: editing!.name, description: input.description } : input)
+          onUpdate(editing!, editingBuiltIn ? { name: editing.name, description: input.description } : input)
         }
         onClose={() => setEditing(undefined)}
       >

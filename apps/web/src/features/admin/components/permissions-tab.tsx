@@ -10,7 +10,7 @@ import {
 import { PermissionFormSchema } from '../schemas.js';
 import { NamedItemsTab } from './named-items-tab.js';
 
-/** Permissions tab (SPEC.md section 2): every permission, paged in the browser; built-ins are marked. */
+/** Permissions tab (ADM-PERMS-1): every permission, paged in the browser; built-ins are marked. */
 export function PermissionsTab() {
   const permissions = useQuery(permissionsQueryOptions());
   const createPermission = useCreatePermission();

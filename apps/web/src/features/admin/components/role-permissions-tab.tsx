@@ -79,7 +79,7 @@ function AssignPermissionsBody({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** Role Permissions tab (SPEC.md section 2): roles with their permissions, and "Assign Permissions to Role". */
+/** Role Permissions tab (ADM-RPERMS-1): roles with their permissions, and "Assign Permissions to Role". */
 export function RolePermissionsTab() {
   const roles = useQuery(rolesQueryOptions());
   const [assigning, setAssigning] = useState(false);

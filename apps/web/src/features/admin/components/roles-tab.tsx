@@ -4,7 +4,7 @@ import { rolesQueryOptions, useCreateRole, useDeleteRole, useUpdateRole } from '
 import { RoleFormSchema } from '../schemas.js';
 import { NamedItemsTab } from './named-items-tab.js';
 
-/** Roles tab (SPEC.md section 2): every role, paged in the browser. */
+/** Roles tab (ADM-ROLES-1, ADM-ROLES-2): every role, paged in the browser. */
 export function RolesTab() {
   const roles = useQuery(rolesQueryOptions());
   const createRole = useCreateRole();

@@ -43,7 +43,7 @@ function editValues(tenant: TenantPublic | undefined): TenantFormValues {
   };
 }
 
-/** Green when active, otherwise red; "inactive" when the status is missing (SPEC.md section 2). */
+/** Green when active, otherwise red; "inactive" when the status is missing (ADM-TENANTS-1). */
 function StatusChip({ status }: { status: string | null | undefined }) {
   const label = status || 'inactive';
   return <Chip label={label} size="small" color={label === 'active' ? 'success' : 'error'} />;
@@ -55,7 +55,7 @@ function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): st
     : `Could not connect to the database of "${tenant.name}": ${result.detail}`;
 }
 
-/** Tenants tab (SPEC.md section 2), plus a connection check and the tenant's members. */
+/** Tenants tab (ADM-TENANTS-1 to ADM-TENANTS-5), plus a connection check and the tenant's members. */
 export function TenantsTab() {
   const { page, setPage, skip, limit } = useServerPage(TENANTS_PAGE_SIZE);
   const tenants = useQuery(tenantsQueryOptions({ skip, limit }));

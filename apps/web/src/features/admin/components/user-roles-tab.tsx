@@ -66,7 +66,7 @@ function AssignRolesBody({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** User Roles tab (SPEC.md section 2): users with their roles, and the "Assign Roles to User" dialog. */
+/** User Roles tab (ADM-UROLES-1 to ADM-UROLES-3): users with their roles, and the "Assign Roles to User" dialog. */
 export function UserRolesTab() {
   const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
   const users = useQuery(usersQueryOptions({ skip, limit }));

@@ -59,7 +59,7 @@ describe('UsersTab', () => {
     localStorage.clear();
   });
 
-  it('says "Loading users..." until the first page arrives, then shows it with the SPEC columns', async () => {
+  it('says "Loading users..." until the first page arrives, then shows it with the ADM-USERS-1 columns', async () => {
     let open = () => {};
     const urls = serveUsers(new Promise<void>((resolve) => (open = resolve)));
     renderTab();

@@ -51,7 +51,7 @@ const createDefaults: UserCreateFormValues = {
   is_superuser: false,
 };
 
-/** Users tab (SPEC.md section 2): server paging, search by e-mail or name, create, edit, delete. */
+/** Users tab (ADM-USERS-1 to ADM-USERS-7): server paging, search by e-mail or name, create, edit, delete. */
 export function UsersTab() {
   const ownId = getStoredUser()?.id;
   const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);

@@ -4,7 +4,7 @@ import { clearSession, setAccessToken, setStoredUser } from '../../../lib/sessio
 import { fetchCurrentUser } from './current-user.js';
 
 /**
- * Login (SPEC.md section 4): `POST /login/access-token` with the form body, store the token, then
+ * Login (AUTH-FLOW-1): `POST /login/access-token` with the form body, store the token, then
  * load and store the current user. If that load fails the session is dropped again.
  */
 export async function login(credentials: { username: string; password: string }): Promise<void> {

@@ -2,7 +2,7 @@ import { apiRequest } from '../../../lib/api-client.js';
 import { clearSession } from '../../../lib/session.js';
 
 /**
- * Logout (SPEC.md section 4): revoke the session on the server, then forget it here whatever the
+ * Logout (AUTH-FLOW-2): revoke the session on the server, then forget it here whatever the
  * server said (an already-revoked token must not keep anyone signed in).
  */
 export async function logout(): Promise<void> {

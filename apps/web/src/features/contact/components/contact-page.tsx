@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { LoadingButton } from '../../../components/loading-button.js';
 import { TextInput } from '../../../components/text-input.js';
+import { needsApp } from '../../../lib/prerendered-hooks.js';
 import { createContact } from '../api/create-contact.js';
 import { loadContactValidation, useContactForm } from '../use-contact-form.js';
 import type { Outcome } from './contact-outcome.js';
@@ -15,7 +16,7 @@ const ContactOutcome = lazy(() => loadOutcome().then((module) => ({ default: mod
 /** Keeps an off-screen field out of sight and out of the tab order: only robots fill it in. */
 const offScreen = { position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' } as const;
 
-/** /contact (SPEC.md section 2): the form, a snackbar with the result, a reset on success. */
+/** /contact (CONTACT-FORM-1 to CONTACT-FORM-3): the form, a snackbar with the result, a reset on success. */
 export function ContactPage() {
   const [outcome, setOutcome] = useState<Outcome>();
   const [sentOnce, setSentOnce] = useState(false);
@@ -60,6 +61,7 @@ export function ContactPage() {
           onSubmit={(event) => void onSubmit(event)}
           onFocus={prepare}
           aria-label="Contact form"
+          {...needsApp}
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
           <TextInput {...field('name')} label="Name" autoComplete="name" required fullWidth />

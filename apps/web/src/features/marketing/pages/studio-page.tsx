@@ -52,7 +52,7 @@ const PRINCIPLES = [
   },
 ] as const;
 
-/** The nine features of SPEC.md section 1, Studio against a typical desktop BI tool. */
+/** The nine features of MKT-CLAIM-3, Studio against a typical desktop BI tool. */
 const COMPARISON = [
   ['Data sources', 'Live queries on sources up to 10GB', 'Extract files capped at 64MB for web publishing'],
   ['Data source configuration', 'Declared in code, versioned and reviewed', 'Configured by hand in each workbook'],

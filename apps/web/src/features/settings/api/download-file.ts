@@ -7,6 +7,6 @@ export function downloadFile(name: string): Promise<DownloadedFile> {
 }
 
 export function useDownloadFile() {
-  // The tab alerts its own texts (SPEC.md section 8).
+  // The tab alerts its own texts (SET-DOWNLOAD-3, SET-DOWNLOAD-4).
   return useMutation({ mutationFn: downloadFile, meta: { errorToast: false } });
 }

@@ -16,7 +16,7 @@ export function useUpdateProfile() {
     // The form shows the server's answer on its fields.
     meta: { errorToast: false },
     onSuccess: (user) => {
-      // The stored `user` record follows (SPEC.md section 3), and so does the cached one.
+      // The stored `user` record follows (WEB-STORAGE-1), and so does the cached one.
       setStoredUser({
         ...getStoredUser(),
         id: user.id,

@@ -21,7 +21,7 @@ import { SandboxCardField } from './sandbox-card-field.js';
 const loadStripeModule = () => import('./stripe-card-field.js');
 const StripeCardField = lazy(() => loadStripeModule().then((module) => ({ default: module.StripeCardField })));
 
-/** The configuration error of SPEC.md section 8: no publishable key, so no way to retry. */
+/** The configuration error of SET-CARDS-6: no publishable key, so no way to retry. */
 export const MISSING_KEY_TEXT = 'Card payments are not configured: the payment provider’s publishable key is missing.';
 
 function Loading() {
@@ -81,7 +81,7 @@ function StripeField({
 }
 
 /**
- * Add Payment Method (SPEC.md section 2): the provider's card field — Stripe Elements when Stripe
+ * Add Payment Method (SET-CARDS-3): the provider's card field — Stripe Elements when Stripe
  * is live, the sandbox's own otherwise — and "Make this my default payment method".
  */
 export function AddPaymentMethodDialog({

@@ -7,7 +7,7 @@ import { DataTable, useServerPage, type DataTableColumn } from '../../../compone
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { transactionsQueryOptions } from '../api/transactions.js';
 
-/** Status colours of SPEC.md section 4: succeeded green, pending amber, failed red. */
+/** Status colours (SET-BILLING-2): succeeded green, pending amber, failed red. */
 const STATUS_COLORS = { succeeded: 'success', pending: 'warning', failed: 'error' } as const;
 
 const columns: DataTableColumn<Transaction>[] = [
@@ -48,7 +48,7 @@ const columns: DataTableColumn<Transaction>[] = [
   },
 ];
 
-/** Billing History: the caller's charges, ten a page from skip 0 (SPEC.md sections 2 and 9). */
+/** Billing History: the caller's charges, ten a page from skip 0 (SET-BILLING-1). */
 export function BillingHistoryTab() {
   const { page, setPage, skip, limit } = useServerPage(TRANSACTIONS_PAGE_SIZE);
   const query = useQuery(transactionsQueryOptions({ skip, limit }));

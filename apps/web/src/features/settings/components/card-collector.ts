@@ -20,5 +20,5 @@ export class CardInputError extends Error {
   override name = 'CardInputError';
 }
 
-/** A provider error without a message (SPEC.md section 8). */
+/** A provider error without a message (SET-CARDS-4). */
 export const PROVIDER_ERROR_TEXT = 'An error occurred';

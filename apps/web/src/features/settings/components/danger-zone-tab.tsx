@@ -9,7 +9,7 @@ import { paths } from '../../../config/paths.js';
 import { useDeleteAccount } from '../api/delete-account.js';
 
 /**
- * Danger zone (SPEC.md sections 2 and 4): Delete asks in "Confirmation Required"; the account goes,
+ * Danger zone (SET-DANGER-1, AUTH-FLOW-2): Delete asks in "Confirmation Required"; the account goes,
  * with storage and the query cache, and the app goes to /login.
  */
 export function DangerZoneTab() {

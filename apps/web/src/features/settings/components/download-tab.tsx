@@ -35,7 +35,7 @@ function saveFile(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Download (SPEC.md section 6): one button per `download_` role; failures alert as section 8 says. */
+/** Download (SET-DOWNLOAD-1): one button per `download_` role; failures alert (SET-DOWNLOAD-3, SET-DOWNLOAD-4). */
 export function DownloadTab({ roles }: { roles: readonly string[] }) {
   const download = useDownloadFile();
   const files = downloadableFiles(roles);

@@ -1,6 +1,6 @@
 // First: Zod's settings must be in place before any schema is built.
 import '../../../lib/zod-jitless.js';
-import { UpdatePasswordSchema, userMessages, type UpdatePassword } from '@dataplatform/contract';
+import { ErrorCode, UpdatePasswordSchema, type UpdatePassword } from '@dataplatform/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,13 +18,13 @@ import { useChangePassword } from '../api/change-password.js';
 
 const EMPTY: UpdatePassword = { current_password: '', new_password: '', confirm_password: '' };
 
-/** Which field a 400 from the server is about, so its message lands there (the rest: the error line). */
-const FIELD_OF_SERVER_MESSAGE: Record<string, keyof UpdatePassword> = {
-  [userMessages.incorrectPassword]: 'current_password',
+/** Which field an error code is about, so the server's message lands there (the rest: the error line). */
+const FIELD_OF_ERROR_CODE: Partial<Record<ErrorCode, keyof UpdatePassword>> = {
+  [ErrorCode.incorrect_password]: 'current_password',
 };
 
 /**
- * Password (SPEC.md sections 2 and 5): current, new and confirmation, validated on blur; Save only
+ * Password (SET-PASSWORD-1, AUTH-VALID-2, AUTH-VALID-3): current, new and confirmation, validated on blur; Save only
  * while the form is valid. This session stays signed in; the others are signed out by the API.
  */
 export function PasswordTab() {
@@ -53,10 +53,8 @@ export function PasswordTab() {
         'success',
       );
     } catch (error) {
-      const field =
-        error instanceof ApiError && error.status === 400
-          ? FIELD_OF_SERVER_MESSAGE[failureText(error.body)]
-          : undefined;
+      const code = error instanceof ApiError ? error.code : undefined;
+      const field = code === undefined ? undefined : FIELD_OF_ERROR_CODE[code];
       if (field) {
         setServerError({ field, message: failureText((error as ApiError).body) });
         form.setFocus(field);

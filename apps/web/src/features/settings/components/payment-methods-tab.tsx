@@ -23,7 +23,7 @@ import {
 } from '../api/payment-methods.js';
 import { AddPaymentMethodDialog } from './add-payment-method-dialog.js';
 
-/** "12/35" (SPEC.md section 2: expiry as MM/YY). */
+/** "12/35": the expiry a saved card shows (SET-CARDS-1), as MM/YY. */
 export function formatCardExpiry(method: Pick<PaymentMethod, 'expiry_month' | 'expiry_year'>): string {
   return `${String(method.expiry_month).padStart(2, '0')}/${String(method.expiry_year % 100).padStart(2, '0')}`;
 }

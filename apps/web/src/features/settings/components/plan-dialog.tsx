@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 
-/** Digits with an optional decimal point (SPEC.md section 5, plan edit), at most two decimals. */
+/** Digits with an optional decimal point (SET-PLANS-6), at most two decimals. */
 const PRICE_INPUT = /^\d+(\.\d{1,2})?$/;
 
 export const planFormMessages = {
@@ -19,7 +19,7 @@ export const planFormMessages = {
   status: 'Status is required',
 } as const;
 
-/** Every field required (SPEC.md section 5); features one per line, blank lines dropped. */
+/** Every field required (SET-PLANS-5); features one per line, blank lines dropped. */
 const PlanFormSchema = z
   .object({
     name: z.string().trim().min(1, planFormMessages.name),

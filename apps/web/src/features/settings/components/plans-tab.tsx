@@ -28,6 +28,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadingButton } from '../../../components/loading-button.js';
 import { paths } from '../../../config/paths.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
+import { operationErrorText } from '../../../lib/error-handling.js';
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/payment-methods.js';
@@ -50,7 +51,7 @@ function isCurrent(plan: Plan, subscription: Subscription | null | undefined): b
 }
 
 /**
- * Subscription Plans (SPEC.md sections 2, 4 and 8): cards by ascending price, the current plan
+ * Subscription Plans (SET-PLANS-1 to SET-PLANS-10): cards by ascending price, the current plan
  * marked; Subscribe, Cancel Subscription; for superusers Add Plan, edit and delete.
  */
 export function PlansTab({ me }: { me: UserMe | undefined }) {
@@ -271,7 +272,7 @@ function DeletePlanDialog({ plan, onClose }: { plan: Plan | undefined; onClose: 
           onError: (error) => {
             if (error instanceof ApiError && error.status === 409) setRefusal(failureText(error.body));
             else {
-              showToast(`${billingMessages.deletePlanFailed}: ${errorText(error)}`, 'error');
+              showToast(operationErrorText(error, billingMessages.deletePlanFailed), 'error');
               close();
             }
           },

@@ -1,6 +1,12 @@
 // First: Zod's settings must be in place before any schema is built.
 import '../../../lib/zod-jitless.js';
-import { EmailSchema, PROFILE_FULL_NAME_MAX_LENGTH, userMessages, type UserMe } from '@dataplatform/contract';
+import {
+  EmailSchema,
+  ErrorCode,
+  PROFILE_FULL_NAME_MAX_LENGTH,
+  userMessages,
+  type UserMe,
+} from '@dataplatform/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,13 +19,13 @@ import { z } from 'zod';
 import { applyServerErrors } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 import { LoadingButton } from '../../../components/loading-button.js';
-import { ApiError, failureText } from '../../../lib/api-error.js';
+import { ApiError } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useUpdateProfile } from '../api/update-profile.js';
 
 export const FULL_NAME_TOO_LONG = `Full name must be at most ${PROFILE_FULL_NAME_MAX_LENGTH} characters`;
 
-/** The profile editor's rules (SPEC.md section 5): a name of at most 30 characters, a valid e-mail. */
+/** The profile editor's rules (SET-PROFILE-2): a name of at most 30 characters, a valid e-mail. */
 const ProfileFormSchema = z.object({
   full_name: z.string().trim().max(PROFILE_FULL_NAME_MAX_LENGTH, FULL_NAME_TOO_LONG),
   email: EmailSchema,
@@ -27,7 +33,7 @@ const ProfileFormSchema = z.object({
 type ProfileFormValues = z.input<typeof ProfileFormSchema>;
 type ProfileFormOutput = z.output<typeof ProfileFormSchema>;
 
-/** My profile: view mode with Edit; edit mode with Save and Cancel (SPEC.md sections 2 and 4). */
+/** My profile: view mode with Edit; edit mode with Save and Cancel (SET-PROFILE-1). */
 export function ProfileTab({ me }: { me: UserMe }) {
   const [editing, setEditing] = useState(false);
   return (
@@ -84,7 +90,7 @@ function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
       showToast('Profile updated successfully', 'success');
       onDone();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409 && failureText(error.body) === userMessages.emailTaken) {
+      if (error instanceof ApiError && error.code === ErrorCode.email_taken) {
         form.setError('email', { type: 'server', message: userMessages.emailTaken });
         return;
       }
@@ -103,8 +109,20 @@ function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
           {formError}
         </Alert>
       ) : undefined}
-      <TextField {...fieldProps(form, 'full_name')} label="Full name" autoComplete="name" fullWidth />
-      <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
+      <TextField
+        {...fieldProps(form, 'full_name', { reserveMessageSpace: true })}
+        label="Full name"
+        autoComplete="name"
+        fullWidth
+      />
+      <TextField
+        {...fieldProps(form, 'email', { reserveMessageSpace: true })}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        fullWidth
+      />
       <Box sx={{ display: 'flex', gap: 1 }}>
         <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!canSave}>
           Save

@@ -112,7 +112,8 @@ export function SandboxCardField({ ref, disabled }: CardFieldProps) {
   };
 
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', sm: '2fr 1fr 1fr' } }}>
+    // The number on a row of its own; expiry and CVC side by side where their labels fit whole.
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
       <TextField
         label="Card number"
         value={number}
@@ -123,7 +124,7 @@ export function SandboxCardField({ ref, disabled }: CardFieldProps) {
         disabled={disabled}
         autoComplete="cc-number"
         required
-        sx={{ gridColumn: { xs: '1 / -1', sm: 'auto' } }}
+        sx={{ gridColumn: '1 / -1' }}
         slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 23 } }}
       />
       <TextField

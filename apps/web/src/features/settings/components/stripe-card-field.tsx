@@ -13,8 +13,9 @@ export function loadStripeOnce(publishableKey: string): Promise<Stripe | null> {
   let loading = stripeByKey.get(publishableKey);
   if (!loading) {
     loading = loadStripe(publishableKey);
-    // A failed load may be tried again ("Try again").
-    loading.catch(() => stripeByKey.delete(publishableKey));
+    // A failed load (rejected, or no Stripe object) may be tried again ("Try again").
+    const forget = () => stripeByKey.delete(publishableKey);
+    loading.then((stripe) => (stripe ? undefined : forget()), forget);
     stripeByKey.set(publishableKey, loading);
   }
   return loading;

@@ -1,0 +1,154 @@
+import type { Page } from '@playwright/test';
+import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
+
+// A prerendered marketing page runs a small script, not the app (docs/decisions/024): its menus,
+// drawer and theme toggle work without React, and the app loads only for a signed-in visitor or
+// when the contact form is used.
+
+/** Records the scripts the page asks for, by file name. */
+function recordScripts(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname.split('/').pop() ?? '');
+  });
+  return scripts;
+}
+const appLoaded = (scripts: string[]) => scripts.some((file) => file.startsWith('boot-'));
+
+test('menus open, move and close from the keyboard without the app', async ({ page }) => {
+  const scripts = recordScripts(page);
+  await page.goto('/about-us', { waitUntil: 'networkidle' });
+  // While a menu is open the page behind is hidden from assistive technology, its button too.
+  const button = page.getByRole('button', { name: 'Solutions & Services', includeHidden: true });
+  await button.focus();
+  await page.keyboard.press('Enter');
+
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('menuitem', { name: 'Data Engineering' })).toBeFocused();
+  await expect(page.getByRole('main')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'open menu before the app');
+
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'High-Scale Tableau' })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('menuitem', { name: 'Transparency Pipeline' })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('menuitem', { name: 'Data Engineering' })).toBeFocused();
+  await page.keyboard.press('h');
+  await expect(page.getByRole('menuitem', { name: 'High-Scale Tableau' })).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await expect(button).not.toHaveAttribute('aria-expanded');
+  await expect(page.getByRole('main')).toBeVisible();
+
+  // Tab closes a menu too, focus back on its button.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Data Engineering' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(menu).toHaveCount(0);
+  await expect(button).toBeFocused();
+
+  expect(appLoaded(scripts)).toBe(false);
+
+  // A choice loads its page.
+  await page.getByRole('button', { name: 'account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a click beside an open menu closes it', async ({ page }) => {
+  await page.goto('/studio');
+  await page.getByRole('button', { name: 'Company' }).click();
+  await expect(page.getByRole('menuitem', { name: 'About Us' })).toBeVisible();
+  await page.mouse.click(900, 600);
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test.describe('on a narrow screen', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('the drawer takes focus, keeps Tab inside and gives focus back', async ({ page }) => {
+    const scripts = recordScripts(page);
+    await page.goto('/data-engineering', { waitUntil: 'networkidle' });
+    const opener = page.getByRole('button', { name: 'open navigation menu' });
+    await opener.click();
+    const drawer = page.getByRole('dialog', { name: 'Navigation menu' });
+    await expect(drawer).toBeFocused();
+    await expectNoSeriousA11yViolations(page, 'open drawer before the app');
+
+    const links = drawer.getByRole('link');
+    await expect(links).toHaveCount(6);
+    await page.keyboard.press('Tab');
+    await expect(links.first()).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(links.last()).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(links.first()).toBeFocused();
+
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+    await expect(opener).toBeFocused();
+    expect(appLoaded(scripts)).toBe(false);
+  });
+});
+
+test('the theme toggle needs no app', async ({ page }) => {
+  const scripts = recordScripts(page);
+  await page.goto('/transparency-pipeline', { waitUntil: 'networkidle' });
+  const html = page.locator('html');
+  await expect(html).toHaveClass(/\blight\b/);
+  await page.getByRole('button', { name: 'toggle light and dark theme' }).click();
+  await expect(html).toHaveClass(/\bdark\b/);
+  await page.getByRole('button', { name: 'toggle light and dark theme' }).click();
+  await expect(html).toHaveClass(/\blight\b/);
+  expect(await page.evaluate(() => localStorage.getItem('mui-mode'))).toBe('light');
+  expect(appLoaded(scripts)).toBe(false);
+});
+
+test('what is typed and sent before the app arrives reaches it, and is sent once', async ({ page }) => {
+  // The app arrives late, as on a slow network.
+  let releaseApp: () => void = () => undefined;
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await page.route('**/assets/boot-*.js', async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  const sends: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/v1/contact/')) sends.push(request.method());
+  });
+
+  await page.goto('/contact', { waitUntil: 'networkidle' });
+  await page.getByLabel('Name').fill('A');
+  await page.getByLabel('Name').blur();
+  await page.getByLabel('Email').fill(uniqueEmail('early'));
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  // Held, not submitted natively: the page stays.
+  await expect(page).toHaveURL(/\/contact$/);
+  releaseApp();
+
+  // The app checks the field left before it ran and the held send, as it would have.
+  await expect(page.getByLabel('Name')).toHaveAccessibleDescription('Name must be at least 2 characters');
+  await expect(page.getByLabel('Name')).toHaveValue('A');
+  await expect(page.getByLabel('Subject')).toHaveAccessibleDescription('Subject must be at least 5 characters');
+
+  await page.getByLabel('Name').fill('Casey Early');
+  await page.getByLabel('Subject').fill('Typed before the app');
+  await page.getByLabel('Message').fill('This message was started before the app had loaded.');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByText("Thank you for your message. We'll get back to you soon!")).toBeVisible();
+  expect(sends).toEqual(['POST']);
+});
+
+test('a signed-in visitor gets the app on a marketing page', async ({ page, createAccount, signIn }) => {
+  await signIn(page, await createAccount());
+  await page.goto('/about-us');
+  await page.getByRole('button', { name: 'account menu' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Log Out' })).toBeVisible();
+});

@@ -1,0 +1,11 @@
+import { timestamp } from 'drizzle-orm/pg-core';
+
+// The one way a timestamp column is declared: every point in time is a `timestamptz`, read as a Date.
+
+export const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** When the row was made; the database fills it in when an insert leaves it out. */
+export const createdAt = () => timestamptz('created_at').notNull().defaultNow();
+
+/** When the row last changed; writers set it, the database fills it in on insert. */
+export const updatedAt = () => timestamptz('updated_at').notNull().defaultNow();

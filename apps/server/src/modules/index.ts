@@ -1,0 +1,201 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { deriveKey } from '../lib/keys.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
+import type { RedisConnection } from '../lib/redis.js';
+import { createSecretBox } from '../lib/secret-box.js';
+import { createAuditService } from './audit/audit.service.js';
+import { createAuthService } from './auth/auth.service.js';
+import { createCredentials } from './auth/credentials.js';
+import { createCredentialsHousekeeping } from './auth/housekeeping.js';
+import { createMemoryLoginThrottle, createRedisLoginThrottle } from './auth/login-throttle.js';
+import { createSessionService } from './auth/sessions.service.js';
+import { createAuthzService } from './authz/authz.service.js';
+import type { BillingDeps } from './billing/billing.deps.js';
+import { createCustomerAccounts } from './billing/customers.service.js';
+import type { PaymentProvider, ProviderEventPayload } from './billing/payment-provider.js';
+import { createPaymentMethodsService } from './billing/payment-methods.service.js';
+import { createPlansService } from './billing/plans.service.js';
+import { createRenewalWorker } from './billing/renewal.worker.js';
+import { createSandboxProvider, type SandboxProvider } from './billing/sandbox.provider.js';
+import { createStripeProvider } from './billing/stripe.provider.js';
+import { createSubscriptionsService } from './billing/subscriptions.service.js';
+import { createWebhooksService } from './billing/webhooks.service.js';
+import { createContactService } from './contact/contact.service.js';
+import { createFilesService } from './files/files.service.js';
+import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
+import { createOutboxWorker } from './mail/outbox.worker.js';
+import { createTenantPools } from './tenants/tenant-pools.js';
+import { createTenantsService } from './tenants/tenants.service.js';
+import { createUsersService } from './users/users.service.js';
+
+export interface ServiceDeps {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Defaults to SMTP when configured, else the log. */
+  mailTransport?: MailTransport | undefined;
+  /** Where shared counts live when REDIS_URL is set (decision 020); unset: process memory. */
+  redis?: RedisConnection | undefined;
+  /** Where workers count what /metrics reports (renewal failures). */
+  metrics: ServiceMetrics;
+}
+
+/**
+ * The payment provider the config chooses (Stripe with STRIPE_SECRET_KEY, else the offline sandbox)
+ * and the billing services on it. The sandbox reports payments to the webhook handler, which needs
+ * the provider: the two are bound once both exist.
+ */
+function createBilling(config: Config, deps: Omit<BillingDeps, 'config' | 'provider'> & { metrics: ServiceMetrics }) {
+  const billingConfig = config.billing;
+  let handleEvent: (event: ProviderEventPayload) => Promise<unknown> = async () => undefined;
+  let sandbox: SandboxProvider | undefined;
+  let provider: PaymentProvider;
+  if (billingConfig.stripe) {
+    provider = createStripeProvider(billingConfig.stripe, billingConfig.webhookSecret, deps.clock);
+  } else {
+    sandbox = createSandboxProvider({
+      db: deps.db,
+      clock: deps.clock,
+      webhookSecret: billingConfig.webhookSecret,
+      emit: async (event) => {
+        await handleEvent(event);
+      },
+    });
+    provider = sandbox;
+  }
+
+  const { metrics, ...shared } = deps;
+  const billingDeps: BillingDeps = { ...shared, config: billingConfig, provider };
+  const customers = createCustomerAccounts(billingDeps);
+  const webhooks = createWebhooksService(billingDeps);
+  handleEvent = webhooks.handleEvent;
+  return {
+    /** Undefined with Stripe live: the sandbox routes then answer 404. */
+    sandbox,
+    customers,
+    plans: createPlansService(billingDeps),
+    paymentMethods: createPaymentMethodsService({ ...billingDeps, customers }),
+    subscriptions: createSubscriptionsService({ ...billingDeps, customers }),
+    webhooks,
+    renewals: createRenewalWorker({ ...billingDeps, metrics }),
+  };
+}
+
+/**
+ * Every service of every module, built once and wired to the others here and nowhere else: app.ts
+ * hands them to the routes, tests reach them as `app.services`. `start` and `stop` run the
+ * background workers (mail, renewals, credentials housekeeping) and close the tenant pools.
+ */
+export function createServices(config: Config, deps: ServiceDeps) {
+  const { db, clock, log } = deps;
+
+  const transport =
+    deps.mailTransport ?? (config.smtp ? createSmtpTransport(config, config.smtp) : createLogTransport(log));
+  const outbox = createOutboxWorker({
+    db,
+    transport,
+    clock,
+    config: config.outbox,
+    log,
+    // `auth` is built below; the worker first runs once the app is ready.
+    composeQueuedMail: () => auth.resolveRecoveryRequests(),
+  });
+  const wakeMailer = () => outbox.wake();
+
+  const audit = createAuditService({ db, clock });
+  const authz = createAuthzService({ db, clock, audit });
+  // Superusers hold every permission; others those of their roles, looked up per request.
+  const { hasPermission } = authz;
+
+  const sessions = createSessionService({ db, config, clock });
+  const credentials = createCredentials({ clock, sessions });
+  const billing = createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
+  const users = createUsersService({
+    db,
+    config,
+    clock,
+    sessions,
+    wakeMailer,
+    hasPermission,
+    audit,
+    revokeCredentials: credentials.revokeAll,
+    beforeDelete: billing.subscriptions.closeAccount,
+  });
+  const throttleRules = {
+    perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
+    perAccount: config.rateLimits.loginFailuresPerAccount,
+  };
+  const auth = createAuthService({
+    db,
+    config,
+    clock,
+    sessions,
+    wakeMailer,
+    log,
+    loginThrottle: deps.redis
+      ? createRedisLoginThrottle({ ...throttleRules, redis: deps.redis })
+      : createMemoryLoginThrottle({ ...throttleRules, clock }),
+    replacePassword: users.replacePassword,
+  });
+  const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
+  const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
+  const tenantPools = createTenantPools({
+    config: config.tenantDatabases,
+    openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
+    log,
+  });
+  const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
+  const contact = createContactService({ db, config, clock, wakeMailer, audit });
+  const housekeeping = createCredentialsHousekeeping({ db, clock, log });
+
+  let workersStopped: Promise<void> | undefined;
+  /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
+  function stopWorkers(): Promise<void> {
+    workersStopped ??= (async () => {
+      housekeeping.stop();
+      await Promise.all([billing.renewals.stop(), outbox.stop()]);
+    })();
+    return workersStopped;
+  }
+
+  return {
+    audit,
+    authz,
+    sessions,
+    auth,
+    users,
+    files,
+    tenants,
+    /** Open tenant database pools (tests look at them). */
+    tenantPools,
+    contact,
+    billing,
+    outbox,
+
+    /** Starts the background workers; the server calls it once it is ready to serve. */
+    start(): void {
+      workersStopped = undefined;
+      outbox.start();
+      housekeeping.start();
+      billing.renewals.start();
+    },
+
+    /**
+     * Stops the mail and renewal workers after the batch each is working on (no mail half sent, no
+     * charge without its record) and the housekeeping timer; resolves when those batches are done.
+     * Shutdown calls it as the drain begins, so the batches finish while requests are still served.
+     */
+    stopWorkers,
+
+    /** Stops the workers (waiting for their current batches) and closes the tenant pools. */
+    async stop(): Promise<void> {
+      await stopWorkers();
+      await tenantPools.closeAll();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,11 @@
+/**
+ * What other modules use of mail: the messages they send, and the outbox they queue them in within
+ * their own transaction (a mail is queued exactly when the write that causes it commits).
+ */
+export {
+  contactNotificationMail,
+  passwordRecoveryMail,
+  signupWithExistingAccountMail,
+  welcomeMail,
+} from './mail.templates.js';
+export { enqueueMail } from './outbox.repository.js';

@@ -1,0 +1,112 @@
+import { ThemeProvider } from '@mui/material/styles';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { theme } from '../../../app/theme.js';
+import { QueryProvider } from '../../../lib/query-client.js';
+import { clearSession, STORAGE_KEYS } from '../../../lib/session.js';
+import { backgroundColourName } from '../../../test/colors.js';
+import { TenantsTab } from './tenants-tab.js';
+
+function tenant(index: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    name: `Tenant ${index}`,
+    description: `Customer ${index}`,
+    status: 'active',
+    dburl: `postgresql://app:****@db${index}.example.com:5432/app`,
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * Answers `GET /api/v1/tenants/` from `all`, honouring skip and limit, once `gate` opens; records
+ * every URL.
+ */
+function serveTenants(all: unknown[], gate: Promise<void> = Promise.resolve()) {
+  const urls: string[] = [];
+  vi.stubGlobal('fetch', async (url: string) => {
+    urls.push(url);
+    await gate;
+    const params = new URL(url, 'http://localhost').searchParams;
+    const skip = Number(params.get('skip'));
+    const limit = Number(params.get('limit'));
+    return Response.json({ data: all.slice(skip, skip + limit), count: all.length });
+  });
+  return urls;
+}
+
+// The tab inside the app's theme and query client, as the admin area shows it.
+function renderTab() {
+  render(
+    <ThemeProvider theme={theme}>
+      <QueryProvider>
+        <TenantsTab />
+      </QueryProvider>
+    </ThemeProvider>,
+  );
+}
+
+describe('TenantsTab', () => {
+  beforeEach(() => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
+    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 'admin', is_superuser: true }));
+  });
+  afterEach(() => {
+    // Also empties the shared query cache, as a logout does.
+    clearSession();
+    vi.unstubAllGlobals();
+  });
+
+  it('says "Loading tenants..." until the first page arrives (ADM-TENANTS-5)', async () => {
+    let open = () => {};
+    serveTenants([tenant(1)], new Promise<void>((resolve) => (open = resolve)));
+    renderTab();
+    const table = screen.getByRole('table');
+    expect(await within(table).findByRole('status')).toHaveTextContent(/^Loading tenants\.\.\.$/);
+    open();
+    expect(await within(table).findByText('Tenant 1')).toBeVisible();
+    expect(within(table).queryByText('Loading tenants...')).toBeNull();
+  });
+
+  it('shows the ADM-TENANTS-1 columns: a green chip when active, red otherwise, "inactive" when missing, a dash for no URL', async () => {
+    serveTenants([
+      tenant(1),
+      tenant(2, { status: 'inactive', dburl: null }),
+      tenant(3, { status: null, description: null }),
+    ]);
+    renderTab();
+    const table = screen.getByRole('table');
+    await within(table).findByText('Tenant 1');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Description', 'Status', 'Database URL', 'Actions']);
+    const [, active, inactive, missing] = within(table).getAllByRole('row');
+    expect(active).toHaveTextContent('Tenant 1Customer 1activepostgresql://app:****@db1.example.com:5432/app');
+    expect(inactive).toHaveTextContent('Tenant 2Customer 2inactive-');
+    expect(missing).toHaveTextContent('Tenant 3-inactive');
+    expect(backgroundColourName(within(active!).getByText('active'))).toBe('green');
+    expect(backgroundColourName(within(inactive!).getByText('inactive'))).toBe('red');
+    expect(backgroundColourName(within(missing!).getByText('inactive'))).toBe('red');
+  });
+
+  it('asks the server for ten tenants a page (ADM-TENANTS-4)', async () => {
+    const user = userEvent.setup();
+    const urls = serveTenants(Array.from({ length: 25 }, (_, index) => tenant(index + 1)));
+    renderTab();
+    const table = screen.getByRole('table');
+    await within(table).findByText('Tenant 10');
+    expect(urls).toEqual(['/api/v1/tenants/?skip=0&limit=10']);
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    expect(screen.getByText('1–10 of 25')).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await within(table).findByText('Tenant 11')).toBeVisible();
+    expect(urls.at(-1)).toBe('/api/v1/tenants/?skip=10&limit=10');
+    expect(screen.getByText('11–20 of 25')).toBeVisible();
+  });
+});

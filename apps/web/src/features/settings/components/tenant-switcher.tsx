@@ -1,0 +1,129 @@
+import type { TenantSummary } from '@dataplatform/contract';
+import ApartmentIcon from '@mui/icons-material/Apartment';
+import CheckIcon from '@mui/icons-material/Check';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { QueryProvider } from '../../../lib/query-client.js';
+import { getSelectedTenantId, setSelectedTenantId } from '../../../lib/session.js';
+import { myTenantsKeys, myTenantsQueryOptions } from '../api/my-tenants.js';
+
+const NO_TENANT = 'No tenant';
+
+/**
+ * The top bar's tenant switcher, for a signed-in user who belongs to at least one tenant: shows the
+ * selected tenant and changes it. The choice is stored as `selectedTenantId` and sent with every
+ * call as X-Tenant-ID; after a change every query is fetched again for the new tenant.
+ */
+export function TenantSwitcher() {
+  return (
+    <QueryProvider>
+      <TenantMenu />
+    </QueryProvider>
+  );
+}
+
+function TenantMenu() {
+  const queryClient = useQueryClient();
+  const tenants = useQuery(myTenantsQueryOptions());
+  const [selectedId, setSelectedId] = useState(getSelectedTenantId);
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+
+  const list: TenantSummary[] = tenants.data?.data ?? [];
+  const selected = list.find((tenant) => tenant.id === selectedId);
+
+  // A stored choice the user may no longer select (removed, deactivated) counts as no tenant, and
+  // is forgotten so it is no longer sent.
+  const staleChoice = tenants.data !== undefined && selectedId !== '' && selected === undefined;
+  useEffect(() => {
+    if (staleChoice) setSelectedTenantId('');
+  }, [staleChoice]);
+
+  if (list.length === 0) return null;
+
+  const choose = (tenantId: string) => {
+    setAnchor(null);
+    if (tenantId === (selected?.id ?? '')) return;
+    setSelectedTenantId(tenantId);
+    setSelectedId(tenantId);
+    // Everything on screen belongs to the old tenant: fetch it again, except the switcher's own list.
+    void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== myTenantsKeys.all[0] });
+  };
+
+  const label = selected?.name ?? NO_TENANT;
+  return (
+    <>
+      <Button
+        color="inherit"
+        aria-label={`Tenant: ${label}`}
+        aria-haspopup="true"
+        aria-controls={anchor ? menuId : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(event) => setAnchor(event.currentTarget)}
+        startIcon={<ApartmentIcon aria-hidden="true" />}
+        sx={{
+          textTransform: 'none',
+          mr: 0.5,
+          minWidth: 0,
+          // On a narrow screen the icon stands for the switcher; the name is in its accessible name.
+          '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
+        }}
+      >
+        <TenantName label={label} />
+      </Button>
+      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem
+          role="menuitemradio"
+          aria-checked={selected === undefined}
+          selected={selected === undefined}
+          onClick={() => choose('')}
+        >
+          <SelectedMark shown={selected === undefined} />
+          <ListItemText>{NO_TENANT}</ListItemText>
+        </MenuItem>
+        <Divider />
+        {list.map((tenant) => (
+          <MenuItem
+            key={tenant.id}
+            role="menuitemradio"
+            aria-checked={tenant.id === selected?.id}
+            selected={tenant.id === selected?.id}
+            onClick={() => choose(tenant.id)}
+          >
+            <SelectedMark shown={tenant.id === selected?.id} />
+            <ListItemText>{tenant.name}</ListItemText>
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+function TenantName({ label }: { label: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{
+        display: { xs: 'none', sm: 'inline-block' },
+        maxWidth: 180,
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+        whiteSpace: 'nowrap',
+        verticalAlign: 'bottom',
+      }}
+    >
+      {label}
+    </Box>
+  );
+}
+
+function SelectedMark({ shown }: { shown: boolean }) {
+  return <ListItemIcon>{shown ? <CheckIcon fontSize="small" aria-hidden="true" /> : null}</ListItemIcon>;
+}

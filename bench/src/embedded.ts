@@ -1,0 +1,201 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.js';
+
+/**
+ * The embedded server as `npm start` runs it once the build is done: `npm run serve -w
+ * apps/server` (node dist/server.js), PGlite in DATA_DIR, default logging. Timed from the spawn
+ * to the first 200 on /readyz; its memory is the server process's VmRSS once it has idled.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SERVER = path.join(ROOT, 'apps/server');
+const BUILT = path.join(SERVER, 'dist/server.js');
+const TEMPLATE = path.join(SERVER, 'dist/db/pglite-template/PG_VERSION');
+
+export interface StartRun {
+  folder: 'new' | 'existing';
+  /** Spawn to the first 200 on /readyz. */
+  readyMs: number;
+  rssAtReadyBytes: number;
+  /** After `idleSeconds` with no request. */
+  idleRssBytes: number;
+}
+
+export interface EmbeddedRuns {
+  idleSeconds: number;
+  runs: StartRun[];
+  /** Whether the bench built the server first (its sources were newer than dist/). */
+  built: boolean;
+  newReadyMs: number;
+  existingReadyMs: number;
+  idleRssBytes: number;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds contract and server when dist/ is missing or older than their sources (not timed). */
+function ensureBuilt(): boolean {
+  const sources = Math.max(
+    newestMtime(path.join(SERVER, 'src')),
+    newestMtime(path.join(ROOT, 'packages/contract/src')),
+  );
+  if (existsSync(BUILT) && existsSync(TEMPLATE) && statSync(BUILT).mtimeMs >= sources) return false;
+  for (const workspace of ['packages/contract', 'apps/server']) {
+    const result = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: ROOT, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`npm run build -w ${workspace} failed`);
+  }
+  return true;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The node process running dist/server.js under npm (npm → sh → node). */
+function serverPid(root: number): number | undefined {
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    try {
+      // The node process itself, not the shell npm runs it through (whose command line names it too).
+      const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (command === 'node' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server.js')) return pid;
+    } catch {
+      continue;
+    }
+    queue.push(...childrenOf(pid));
+  }
+  return undefined;
+}
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startOnce(dataDir: string, folder: StartRun['folder'], idleSeconds: number): Promise<StartRun> {
+  const port = await freePort();
+  const started = performance.now();
+  const npm = spawn('npm', ['run', 'serve', '-w', 'apps/server'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ENVIRONMENT: 'local',
+      FIRST_SUPERUSER_PASSWORD: 'bench-embedded-superuser-password',
+      DATABASE_URL: '',
+    },
+  });
+  // Set by the exit handler; read by the polling loop below.
+  const state: { exitCode: number | null } = { exitCode: null };
+  const exited = new Promise<void>((resolve) =>
+    npm.once('exit', (code) => {
+      state.exitCode = code ?? -1;
+      resolve();
+    }),
+  );
+  try {
+    let readyMs: number | undefined;
+    while (readyMs === undefined) {
+      if (state.exitCode !== null) {
+        throw new Error(`the embedded server exited (${state.exitCode}) before it was ready`);
+      }
+      if (performance.now() - started > 120_000) throw new Error('the embedded server was not ready within 120 s');
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+        if (response.status === 200) readyMs = performance.now() - started;
+        await response.arrayBuffer();
+      } catch {
+        // Not listening yet.
+      }
+      if (readyMs === undefined) await sleep(10);
+    }
+    const pid = serverPid(npm.pid!);
+    if (pid === undefined) throw new Error('could not find the server process under npm');
+    const rssAtReadyBytes = rssBytes(pid);
+    await sleep(idleSeconds * 1000);
+    return { folder, readyMs, rssAtReadyBytes, idleRssBytes: rssBytes(pid) };
+  } finally {
+    try {
+      process.kill(-npm.pid!, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+    await exited;
+  }
+}
+
+/**
+ * `newRuns` starts on a new data folder each, then `existingRuns` on the last one. Medians of
+ * each; the memory figure is the largest idle RSS of all runs.
+ */
+export async function measureEmbedded(options: {
+  newRuns: number;
+  existingRuns: number;
+  idleSeconds: number;
+  log: (line: string) => void;
+}): Promise<EmbeddedRuns> {
+  const built = ensureBuilt();
+  const root = mkdtempSync(path.join(tmpdir(), 'dp-bench-embedded-'));
+  try {
+    const runs: StartRun[] = [];
+    let dataDir = '';
+    for (let i = 0; i < options.newRuns; i += 1) {
+      dataDir = path.join(root, `data-${i}`);
+      const run = await startOnce(dataDir, 'new', options.idleSeconds);
+      options.log(`  new data folder: ready in ${(run.readyMs / 1000).toFixed(2)} s`);
+      runs.push(run);
+    }
+    for (let i = 0; i < options.existingRuns; i += 1) {
+      const run = await startOnce(dataDir, 'existing', options.idleSeconds);
+      options.log(`  existing data folder: ready in ${(run.readyMs / 1000).toFixed(2)} s`);
+      runs.push(run);
+    }
+    const ready = (folder: StartRun['folder']) =>
+      median(runs.filter((run) => run.folder === folder).map((run) => run.readyMs));
+    return {
+      idleSeconds: options.idleSeconds,
+      runs,
+      built,
+      newReadyMs: ready('new'),
+      existingReadyMs: ready('existing'),
+      idleRssBytes: Math.max(...runs.map((run) => run.idleRssBytes)),
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

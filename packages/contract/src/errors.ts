@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/**
+ * Every error answer's machine-readable `code`, with the HTTP status it always comes with: the one
+ * map from code to status (decision 018). `detail` stays the human-readable text and may change
+ * wording; `code` never does, so clients branch on it.
+ *
+ * The first code listed for a status is that status's generic code, used when nothing more specific
+ * applies (`bad_request` for a 400, `conflict` for a 409, ...). Adding a code is a compatible change;
+ * renaming or removing one, or moving it to another status, is a breaking one.
+ */
+export const ERROR_STATUS = {
+  /** Malformed request the server refuses as a whole (not a field of it: that is a 422). */
+  bad_request: 400,
+  /** The body is empty or not JSON where JSON was declared. */
+  invalid_json: 400,
+  /** Login with an unknown e-mail or a wrong password (one answer for both, decision 003). */
+  incorrect_credentials: 400,
+  /** The account exists but is deactivated. */
+  inactive_user: 400,
+  /** A password reset token that is unknown, used or expired. */
+  invalid_reset_token: 400,
+  /** Changing one's password with the wrong current password. */
+  incorrect_password: 400,
+  /** No bearer token, or one that is invalid, expired or revoked. */
+  not_authenticated: 401,
+  /** A payment was attempted and failed. */
+  payment_failed: 402,
+  /** The card was refused by the payment provider. */
+  card_declined: 402,
+  /** Signed in, but not allowed to do this. */
+  permission_denied: 403,
+  not_found: 404,
+  /** The request contradicts the current state (it may succeed once that changes). */
+  conflict: 409,
+  /** The e-mail address belongs to another account. */
+  email_taken: 409,
+  /** A plan someone is still subscribed to cannot be deleted. */
+  plan_in_use: 409,
+  precondition_failed: 412,
+  body_too_large: 413,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  /** One or more fields are invalid: `detail` is then a list of `{ loc, msg, type }`. */
+  validation_failed: 422,
+  /** Too many attempts; the Retry-After header says when to try again. */
+  rate_limited: 429,
+  internal_error: 500,
+  /** The payment provider could not be reached or failed; nothing the caller can fix. */
+  payment_provider_unavailable: 502,
+  /** A database (the platform's or a tenant's) is unreachable; Retry-After says when to retry. */
+  service_unavailable: 503,
+  /**
+   * Attempts cannot be counted because the shared rate-limit store (Redis) is unreachable, so an
+   * action that is a target for abuse (sign-in, password recovery and reset, sign-up, the contact
+   * form) is refused rather than left unlimited (decision 020); Retry-After says when to retry.
+   */
+  rate_limit_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The codes by name, for comparisons that read well and fail to compile on a typo. */
+export const ErrorCode = Object.fromEntries(Object.keys(ERROR_STATUS).map((code) => [code, code])) as {
+  readonly [Code in ErrorCode]: Code;
+};
+
+/** The codes that come with `status`. */
+export type ErrorCodeOfStatus<Status extends number> = {
+  [Code in ErrorCode]: (typeof ERROR_STATUS)[Code] extends Status ? Code : never;
+}[ErrorCode];
+
+/** Named in the OpenAPI document (`#/components/schemas/ErrorCode`), so generated clients get one type. */
+export const ErrorCodeSchema = z
+  .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+  .meta({ id: 'ErrorCode', description: 'Why the request failed; the status it comes with never changes.' });
+
+/** Whether `value` is one of the codes above (an answer from another server or proxy may carry none). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
+}
