@@ -13,6 +13,9 @@ export const users = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     isSuperuser: boolean('is_superuser').notNull().default(false),
     passwordChangedAt: timestamptz('password_changed_at').notNull().defaultNow(),
+    // Null until the owner follows the verification link (issue 16). Accounts a superuser creates,
+    // the first superuser and single sign-on accounts are verified when they are made.
+    emailVerifiedAt: timestamptz('email_verified_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
