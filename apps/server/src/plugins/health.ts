@@ -5,10 +5,6 @@ import type { DatabaseHandle } from '../db/client.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE } from '../lib/errors.js';
 import type { RedisConnection } from '../lib/redis.js';
 
-/** `/readyz` while the database answers and Redis (when configured) does not. */
-export const REDIS_UNAVAILABLE =
-  'Redis is unavailable: sign-in, recovery, sign-up and contact are refused until it is back';
-
 /** Mail waiting and mail given up, as the outbox counts them. */
 export interface MailBacklog {
   pending: number;
@@ -30,8 +26,10 @@ export const SHUTTING_DOWN = 'The server is shutting down';
 
 /**
  * `/healthz`: the process answers (also while it shuts down). `/readyz`: and it takes traffic: 503
- * from the moment a shutdown begins (the drain), and while its database, or Redis when configured,
- * does not answer (503 with Retry-After). `/readyz?details=1` adds the mail backlog, so an SMTP
+ * from the moment a shutdown begins (the drain), and while its database does not answer (503 with
+ * Retry-After). Redis, when configured, is reported but does not make an instance unready: every
+ * instance shares the same Redis, so taking them out would stop the reads that decision 020 keeps
+ * serving; `status` says `degraded` instead. `/readyz?details=1` adds the mail backlog, so an SMTP
  * outage shows before users notice.
  */
 export const healthPlugin = fp<HealthOptions>(
@@ -53,15 +51,19 @@ export const healthPlugin = fp<HealthOptions>(
           request.log.warn({ err: error }, 'readiness check failed');
           return unavailable(DATABASE_UNAVAILABLE, ErrorCode.service_unavailable);
         }
+        let redisState: 'ok' | 'unavailable' | undefined;
         if (redis) {
-          try {
-            await redis.ping();
-          } catch {
-            // Logged by the connection, once per outage, rather than here on every probe.
-            return unavailable(REDIS_UNAVAILABLE, ErrorCode.rate_limit_unavailable);
-          }
+          // A failure is logged by the connection, once per outage, rather than here on every probe.
+          redisState = await redis.ping().then(
+            () => 'ok' as const,
+            () => 'unavailable' as const,
+          );
         }
-        const ready = { status: 'ok', database: 'ok', ...(redis ? { redis: 'ok' } : {}) };
+        const ready = {
+          status: redisState === 'unavailable' ? 'degraded' : 'ok',
+          database: 'ok',
+          ...(redisState ? { redis: redisState } : {}),
+        };
         if (request.query.details === undefined) return ready;
         let backlog: MailBacklog;
         try {
