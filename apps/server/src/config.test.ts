@@ -101,6 +101,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), TENANT_DB_HOSTS: 'db1, http://db2/' })).toThrow(/TENANT_DB_HOSTS/);
   });
 
+  it('reads TRUST_PROXY as off, every hop, or a list of proxy addresses and ranges, and refuses anything else', () => {
+    const trustOf = (value?: string) =>
+      loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
+    expect(trustOf()).toBe(false);
+    expect(trustOf('false')).toBe(false);
+    expect(trustOf('true')).toBe(true);
+    expect(trustOf(' 10.0.0.0/8, ::1 ,192.168.1.5')).toEqual(['10.0.0.0/8', '::1', '192.168.1.5']);
+    expect(() => trustOf('10.0.0.0/33')).toThrow(/TRUST_PROXY.*10\.0\.0\.0\/33/s);
+    expect(() => trustOf('proxy.internal')).toThrow(/TRUST_PROXY/);
+    expect(() => trustOf('2')).toThrow(/TRUST_PROXY/);
+  });
+
   it('counts limits in memory unless REDIS_URL names a Redis, and never echoes its password when refused', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).redis).toBeUndefined();
     expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: ' ' }).redis).toBeUndefined();

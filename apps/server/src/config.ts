@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +12,35 @@ const DEFAULT_SECRETS = new Set(['changethis', 'change-me', 'secret', '']);
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Which proxies may speak for the client (Fastify's `trustProxy`): `true` trusts every hop, so the
+ * client's own `X-Forwarded-For` entry decides its address — right only behind an edge proxy that
+ * overwrites the header (ours does); a comma list of addresses or CIDR ranges trusts those proxies
+ * only, so a client cannot forge its address by writing the header itself behind a proxy that
+ * appends to it, nor set its own request id by reaching the server directly.
+ */
+const trustProxyFromEnv = z.string().transform((value, context): boolean | string[] => {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', '0', 'no'].includes(text)) return false;
+  if (['true', 'yes'].includes(text)) return true;
+  const proxies = text.split(',').map((entry) => entry.trim());
+  const invalid = proxies.filter((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return true;
+    if (bits === undefined) return false;
+    return !/^\d{1,3}$/.test(bits) || Number(bits) > (version === 4 ? 32 : 128);
+  });
+  if (invalid.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `expected true, false or a comma list of proxy addresses or CIDR ranges; not ${invalid.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return proxies;
+});
 
 const optionalString = z
   .string()
@@ -48,7 +78,7 @@ const EnvSchema = z.object({
   SMTP_SSL: booleanFromEnv.default(false),
   EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
   EMAILS_FROM_NAME: z.string().default('Data Platform'),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: trustProxyFromEnv.default(false),
   METRICS_TOKEN: optionalString.pipe(
     z
       .string()
@@ -145,7 +175,8 @@ export interface Config {
    * Behind a reverse proxy: the client address comes from `X-Forwarded-For`, and an incoming
    * `X-Request-Id` is kept as the request id.
    */
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: false, true (every hop), or the trusted proxies' addresses and ranges. */
+  trustProxy: boolean | string[];
   /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 021). */
   metricsToken: string | undefined;
   /** A request whose headers and body have not all arrived by then is answered 408 and closed. */

@@ -193,3 +193,44 @@ describe('behind a trusted proxy (TRUST_PROXY=true)', () => {
     expect(response.headers['x-request-id']).toBe(id);
   });
 });
+
+describe('behind listed proxies (TRUST_PROXY=10.0.0.0/8,::1)', () => {
+  const log = captureLog();
+  let ctx: TestContext;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    app = await buildApp(
+      { ...ctx.config, trustProxy: ['10.0.0.0/8', '::1'], logLevel: 'info' },
+      { database: ctx.database, clock: ctx.clock, logStream: log.stream },
+    );
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ctx?.close();
+  });
+
+  it("keeps a listed proxy's X-Request-Id and client address", async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/healthz',
+      remoteAddress: '10.1.2.3',
+      headers: { 'x-request-id': 'from-the-proxy', 'x-forwarded-for': '198.51.100.7' },
+    });
+    expect(response.headers['x-request-id']).toBe('from-the-proxy');
+    expect(log.of('from-the-proxy')).toMatchObject([{ msg: 'request completed', ip: '198.51.100.7' }]);
+  });
+
+  it('ignores both headers from a client that reaches the server directly', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/healthz',
+      remoteAddress: '203.0.113.9',
+      headers: { 'x-request-id': 'chosen-by-a-client', 'x-forwarded-for': '198.51.100.7' },
+    });
+    expect(response.headers['x-request-id']).toMatch(UUID);
+    expect(log.of(response.headers['x-request-id'] as string)).toMatchObject([{ ip: '203.0.113.9' }]);
+  });
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
 import fp from 'fastify-plugin';
 import { routeOf } from '../lib/request-route.js';
 
@@ -15,9 +16,12 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:+=/@-]{1,128}$/;
  * is kept, so its access log and ours share one id; anything else gets a new UUID. Without a trusted
  * proxy the header is ignored: any client could otherwise choose the id its requests are logged under.
  */
-export function requestIdGenerator(trustProxy: boolean): (raw: IncomingMessage) => string {
+export function requestIdGenerator(trustProxy: boolean | string[]): (raw: IncomingMessage) => string {
+  // With a list, only a listed proxy's header counts: a client reaching the server directly is not one.
+  const trusted = Array.isArray(trustProxy) ? proxyAddr.compile(trustProxy) : () => trustProxy;
   return (raw) => {
-    const incoming = trustProxy ? raw.headers[REQUEST_ID_HEADER] : undefined;
+    const peer = raw.socket.remoteAddress ?? '';
+    const incoming = trusted(peer, 0) ? raw.headers[REQUEST_ID_HEADER] : undefined;
     return typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   };
 }
