@@ -76,7 +76,7 @@ function CodeForm({
           autoFocus
           required
           fullWidth
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7, 'aria-describedby': 'two-factor-hint' } }}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
         />
       ) : (
         <TextField
@@ -86,7 +86,7 @@ function CodeForm({
           autoFocus
           required
           fullWidth
-          slotProps={{ htmlInput: { maxLength: 64, spellCheck: false, 'aria-describedby': 'two-factor-hint' } }}
+          slotProps={{ htmlInput: { maxLength: 64, spellCheck: false } }}
         />
       )}
       <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
