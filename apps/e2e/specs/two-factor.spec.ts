@@ -23,6 +23,7 @@ async function checkScreen(page: Page, name: string) {
   mkdirSync(SHOTS_DIR, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${scheme}\\b`));
     await expectNoSeriousA11yViolations(page, `${name} (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });

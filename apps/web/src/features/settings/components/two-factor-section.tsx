@@ -134,7 +134,7 @@ function SetupStep({
         sx={{
           fontFamily: 'monospace',
           fontSize: '1.05rem',
-          wordBreak: 'break-all',
+          overflowWrap: 'anywhere',
           p: 1.5,
           borderRadius: 1,
           bgcolor: 'action.hover',
