@@ -15,7 +15,8 @@ interface Call {
 function fakeServer(codeAnswer: (body: { code: string }) => Response) {
   const calls: Call[] = [];
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const body = typeof init.body === 'string' && url.endsWith('/two-factor') ? JSON.parse(init.body) : init.body;
+    const body: unknown =
+      typeof init.body === 'string' && url.endsWith('/two-factor') ? (JSON.parse(init.body) as unknown) : init.body;
     calls.push({ url, body });
     if (url === '/api/v1/login/access-token') {
       return Response.json({ two_factor_required: true, challenge_token: 'challenge-1', expires_in: 300 });
