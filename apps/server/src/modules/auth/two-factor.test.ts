@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS, RECOVERY_CODE_COUNT } from '@dataplatform/contract';
 import { generate } from 'otplib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
   bearer,
@@ -13,6 +13,7 @@ import {
   type TestUser,
 } from '../../../test/harness.js';
 import { mailAfter } from '../../../test/mail.js';
+import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix } from '../../../test/redis.js';
 import { auditLog } from '../../db/schema/index.js';
 
 const API = '/api/v1';
@@ -272,9 +273,14 @@ describe('two-factor sign-in (TOTP)', () => {
   });
 });
 
-describe('two-factor codes are throttled like passwords (TOTP-THROTTLE-1)', () => {
+// The same rules and answers whether each process counts on its own or all count in Redis (decision 020).
+describe.each<{ store: string; redisPrefix?: string }>([
+  { store: 'in memory' },
+  { store: 'in Redis', redisPrefix: uniqueRedisPrefix() },
+])('two-factor codes are throttled like passwords, counted $store (TOTP-THROTTLE-1)', ({ redisPrefix }) => {
   const { ctx } = useTestContext({
     clock: createTestClock(new Date('2026-03-01T09:00:05Z')),
+    env: redisPrefix === undefined ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redisPrefix },
     config: {
       rateLimits: {
         ...generousRateLimits,
@@ -283,8 +289,14 @@ describe('two-factor codes are throttled like passwords (TOTP-THROTTLE-1)', () =
       },
     },
   });
+  afterAll(async () => {
+    if (redisPrefix === undefined) return;
+    const redis = await openRedisInspector();
+    await deleteRedisKeys(redis, redisPrefix);
+    redis.disconnect();
+  });
 
-  it('refuses even the right code once the budget is spent, audits it, and opens again after the window', async () => {
+  it('refuses even the right code once the budget is spent, and audits it', async () => {
     const user = await createUser(ctx);
     const { secret } = await enable(ctx, user);
     nextStep(ctx);
@@ -298,7 +310,31 @@ describe('two-factor codes are throttled like passwords (TOTP-THROTTLE-1)', () =
     expect(codeOf(refused)).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorThrottled);
+    // Counted apart from passwords: the password step still answers.
+    expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(200);
+  });
+});
 
+describe('the two-factor throttle in memory, on the injected clock (TOTP-THROTTLE-1)', () => {
+  const { ctx } = useTestContext({
+    clock: createTestClock(new Date('2026-03-01T09:00:05Z')),
+    config: {
+      rateLimits: {
+        ...generousRateLimits,
+        twoFactorFailuresPerAccountAndIp: { max: 3, windowMs: 15 * 60_000 },
+        twoFactorFailuresPerAccount: { max: 6, windowMs: 15 * 60_000 },
+      },
+    },
+  });
+
+  it('opens again once the window has passed (injected clock)', async () => {
+    const user = await createUser(ctx);
+    const { secret } = await enable(ctx, user);
+    nextStep(ctx);
+    const challenge = await challengeFor(ctx, user);
+    const wrong = (await codeAt(ctx, secret)) === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 3; attempt += 1) await codeStep(ctx, challenge, wrong);
+    expect((await codeStep(ctx, challenge, await codeAt(ctx, secret))).statusCode).toBe(429);
     ctx.clock.advance(15 * 60_000);
     const open = await codeStep(ctx, await challengeFor(ctx, user), await codeAt(ctx, secret));
     expect(open.statusCode).toBe(200);
