@@ -10,6 +10,7 @@ import { createMetrics } from './lib/metrics.js';
 import { connectRedis } from './lib/redis.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
 import { paymentMethodsRoutes } from './modules/billing/payment-methods.routes.js';
 import { plansRoutes } from './modules/billing/plans.routes.js';
@@ -174,9 +175,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(authPlugin, {
         authenticate: services.sessions.authenticate,
         hasPermission: services.authz.hasPermission,
+        twoFactorEnrollmentRequired: services.twoFactor.enrollmentRequired,
       });
       await api.register(tenantContextPlugin, { resolveTenant: services.tenants.resolveContext });
       await api.register(authRoutes, { auth: services.auth, config });
+      await api.register(twoFactorRoutes, { twoFactor: services.twoFactor, config });
       await api.register(usersRoutes, { users: services.users, config });
       await api.register(authzRoutes, { authz: services.authz });
       await api.register(auditRoutes, { audit: services.audit });

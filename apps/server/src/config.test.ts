@@ -46,6 +46,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, SECRET_KEY: strongSecret }).secretKey).toBe(strongSecret);
   });
 
+  it('requires superusers to use two-factor sign-in outside local unless REQUIRE_SUPERUSER_2FA says otherwise (TOTP-ADMIN-1)', () => {
+    const dir = dataDir();
+    const staging = { ENVIRONMENT: 'staging', SECRET_KEY: strongSecret, FIRST_SUPERUSER_PASSWORD: 'a-real-password' };
+    expect(loadConfig({ DATA_DIR: dir }).requireSuperuserTwoFactor).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, REQUIRE_SUPERUSER_2FA: 'true' }).requireSuperuserTwoFactor).toBe(true);
+    expect(loadConfig(staging).requireSuperuserTwoFactor).toBe(true);
+    expect(loadConfig({ ...staging, REQUIRE_SUPERUSER_2FA: '' }).requireSuperuserTwoFactor).toBe(true);
+    expect(loadConfig({ ...staging, REQUIRE_SUPERUSER_2FA: 'false' }).requireSuperuserTwoFactor).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dir, REQUIRE_SUPERUSER_2FA: 'maybe' })).toThrow(/REQUIRE_SUPERUSER_2FA/);
+  });
+
   it('drains for 5 s (none in local) and gives up after 30 s by default; the give-up must come after the drain', () => {
     const dir = dataDir();
     const staging = { ENVIRONMENT: 'staging', SECRET_KEY: strongSecret, FIRST_SUPERUSER_PASSWORD: 'a-real-password' };

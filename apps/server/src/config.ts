@@ -70,6 +70,7 @@ const EnvSchema = z.object({
     .default(60 * 24 * 8),
   FIRST_SUPERUSER: z.email().default('admin@example.com'),
   FIRST_SUPERUSER_PASSWORD: optionalString,
+  REQUIRE_SUPERUSER_2FA: optionalString.pipe(booleanFromEnv.optional()),
   SMTP_HOST: optionalString,
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_USER: optionalString,
@@ -158,6 +159,11 @@ export interface Config {
   accessTokenExpireMinutes: number;
   firstSuperuser: string;
   firstSuperuserPassword: string | undefined;
+  /**
+   * Superusers must turn on two-factor sign-in before any admin operation answers them
+   * (REQUIRE_SUPERUSER_2FA; default on outside `local`, decision 026).
+   */
+  requireSuperuserTwoFactor: boolean;
   smtp:
     | {
         host: string;
@@ -223,6 +229,9 @@ export interface Config {
     /** Failed logins only (see modules/auth/login-throttle.ts). */
     loginFailuresPerAccountAndIp: RateLimitRule;
     loginFailuresPerAccount: RateLimitRule;
+    /** Failed two-factor codes only, counted like failed passwords (decision 026). */
+    twoFactorFailuresPerAccountAndIp: RateLimitRule;
+    twoFactorFailuresPerAccount: RateLimitRule;
     recoveryPerIp: RateLimitRule;
     recoveryPerAccount: RateLimitRule;
     resetPerIp: RateLimitRule;
@@ -274,6 +283,8 @@ export const defaultRateLimits: Config['rateLimits'] = {
   loginPerIp: { max: 30, windowMs: 5 * MINUTE },
   loginFailuresPerAccountAndIp: { max: 10, windowMs: 15 * MINUTE },
   loginFailuresPerAccount: { max: 50, windowMs: 15 * MINUTE },
+  twoFactorFailuresPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
+  twoFactorFailuresPerAccount: { max: 20, windowMs: 15 * MINUTE },
   recoveryPerIp: { max: 10, windowMs: 15 * MINUTE },
   recoveryPerAccount: { max: 3, windowMs: 15 * MINUTE },
   resetPerIp: { max: 10, windowMs: 15 * MINUTE },
@@ -373,6 +384,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     accessTokenExpireMinutes: env.ACCESS_TOKEN_EXPIRE_MINUTES,
     firstSuperuser: env.FIRST_SUPERUSER.toLowerCase(),
     firstSuperuserPassword: env.FIRST_SUPERUSER_PASSWORD,
+    requireSuperuserTwoFactor: env.REQUIRE_SUPERUSER_2FA ?? env.ENVIRONMENT !== 'local',
     smtp:
       env.SMTP_HOST === undefined
         ? undefined

@@ -25,6 +25,10 @@ export const AUDIT_ACTIONS = {
   tenantDelete: 'tenant.delete',
   tenantMembersReplace: 'tenant.members.replace',
   contactStatusUpdate: 'contact.status.update',
+  twoFactorEnable: 'user.two_factor.enable',
+  twoFactorDisable: 'user.two_factor.disable',
+  twoFactorRecoveryCodeUsed: 'user.two_factor.recovery_code_used',
+  twoFactorThrottled: 'user.two_factor.throttled',
 } as const;
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -22,6 +22,10 @@ export const ERROR_STATUS = {
   invalid_reset_token: 400,
   /** Changing one's password with the wrong current password. */
   incorrect_password: 400,
+  /** A two-factor code (TOTP or recovery) that is wrong, already used, or not yet valid. */
+  invalid_two_factor_code: 400,
+  /** A two-factor challenge token that is unknown, expired or no longer matches the account. */
+  invalid_two_factor_challenge: 400,
   /** No bearer token, or one that is invalid, expired or revoked. */
   not_authenticated: 401,
   /** A payment was attempted and failed. */
@@ -30,6 +34,11 @@ export const ERROR_STATUS = {
   card_declined: 402,
   /** Signed in, but not allowed to do this. */
   permission_denied: 403,
+  /**
+   * A superuser without two-factor sign-in called an admin operation while REQUIRE_SUPERUSER_2FA
+   * is on: turn it on first (decision 026).
+   */
+  two_factor_enrollment_required: 403,
   not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,

@@ -2,6 +2,7 @@ export * from './common.js';
 export * from './errors.js';
 export * from './fields.js';
 export * from './auth.js';
+export * from './two-factor.js';
 export * from './users.js';
 export * from './permissions.js';
 export * from './contact.js';

@@ -12,6 +12,7 @@ import { createCredentials } from './auth/credentials.js';
 import { createCredentialsHousekeeping } from './auth/housekeeping.js';
 import { createMemoryLoginThrottle, createRedisLoginThrottle } from './auth/login-throttle.js';
 import { createSessionService } from './auth/sessions.service.js';
+import { createTwoFactorService } from './auth/two-factor.service.js';
 import { createAuthzService } from './authz/authz.service.js';
 import type { BillingDeps } from './billing/billing.deps.js';
 import { createCustomerAccounts } from './billing/customers.service.js';
@@ -128,6 +129,21 @@ export function createServices(config: Config, deps: ServiceDeps) {
     perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
     perAccount: config.rateLimits.loginFailuresPerAccount,
   };
+  const twoFactorRules = {
+    perAccountAndIp: config.rateLimits.twoFactorFailuresPerAccountAndIp,
+    perAccount: config.rateLimits.twoFactorFailuresPerAccount,
+  };
+  const twoFactor = createTwoFactorService({
+    db,
+    config,
+    clock,
+    sessions,
+    audit,
+    wakeMailer,
+    throttle: deps.redis
+      ? createRedisLoginThrottle({ ...twoFactorRules, redis: deps.redis, namespace: 'two-factor-failures:' })
+      : createMemoryLoginThrottle({ ...twoFactorRules, clock }),
+  });
   const auth = createAuthService({
     db,
     config,
@@ -139,6 +155,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
       ? createRedisLoginThrottle({ ...throttleRules, redis: deps.redis })
       : createMemoryLoginThrottle({ ...throttleRules, clock }),
     replacePassword: users.replacePassword,
+    twoFactor,
   });
   const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
   const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
@@ -166,6 +183,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
     authz,
     sessions,
     auth,
+    twoFactor,
     users,
     files,
     tenants,

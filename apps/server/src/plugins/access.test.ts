@@ -24,6 +24,8 @@ import { ACCESS_EXTENSION, API_PREFIX } from './swagger.js';
 /** Operations anyone may call without a token. A route declared `public` and not listed here fails. */
 const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/login/access-token',
+  // Log in's second step: its challenge token (from a right password) and a code are its proof (TOTP-LOGIN-1).
+  'POST /api/v1/login/two-factor',
   'POST /api/v1/password-recovery/{email}',
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
@@ -43,6 +45,11 @@ const SIGNED_IN_OPERATIONS = new Set([
   'PATCH /api/v1/users/me',
   'DELETE /api/v1/users/me',
   'PATCH /api/v1/users/me/password',
+  // The caller's own two-factor sign-in (TOTP-ENROL-1, TOTP-DISABLE-1).
+  'GET /api/v1/users/me/two-factor',
+  'POST /api/v1/users/me/two-factor/setup',
+  'POST /api/v1/users/me/two-factor/confirm',
+  'POST /api/v1/users/me/two-factor/disable',
   'GET /api/v1/users/me/tenants',
   // Needs X-Tenant-ID naming a tenant the caller belongs to; the tenant-context plugin checks that.
   'GET /api/v1/tenants/current/tables',

@@ -1,7 +1,7 @@
-import { authMessages, userMessages, type PermissionName } from '@dataplatform/contract';
+import { authMessages, twoFactorMessages, userMessages, type PermissionName } from '@dataplatform/contract';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden, unauthorized } from '../lib/errors.js';
+import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import type { Actor, AuthContext, HasPermission } from '../lib/auth-context.js';
 
 /**
@@ -25,6 +25,11 @@ export interface AuthPluginOptions {
   /** The live session and user a bearer token names; throws a 401 for any other token. */
   authenticate: (token: string) => Promise<AuthContext>;
   hasPermission: HasPermission;
+  /**
+   * Whether this caller must turn two-factor sign-in on before any permission-guarded (admin)
+   * route answers: superusers while REQUIRE_SUPERUSER_2FA is on (decision 026).
+   */
+  twoFactorEnrollmentRequired: (auth: AuthContext) => Promise<boolean>;
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -88,6 +93,9 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (access === 'user' || access === undefined) return;
       if (!(await options.hasPermission(auth, access.permission))) {
         throw forbidden(userMessages.notEnoughPrivileges);
+      }
+      if (await options.twoFactorEnrollmentRequired(auth)) {
+        throw new AppError('two_factor_enrollment_required', twoFactorMessages.enrollmentRequired);
       }
     });
   },

@@ -21,6 +21,7 @@ export const paths = {
     paymentMethods: '/settings/payment-methods',
     billingHistory: '/settings/billing-history',
     password: '/settings/password',
+    security: '/settings/security',
     download: '/settings/download',
     dangerZone: '/settings/danger-zone',
   },

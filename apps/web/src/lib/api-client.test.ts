@@ -138,6 +138,19 @@ describe('apiRequest', () => {
     expect(navigations).toEqual(['/login']);
   });
 
+  it('sends a superuser who must turn on two-factor sign-in to the Security tab, keeping the session (TOTP-ADMIN-2)', async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'live');
+    serveWith(() =>
+      json(403, {
+        detail: 'Administrators must turn on two-factor authentication',
+        code: 'two_factor_enrollment_required',
+      }),
+    );
+    await expect(apiRequest({ path: '/users/' })).rejects.toMatchObject({ status: 403 });
+    expect(navigations).toEqual(['/settings/security']);
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('live');
+  });
+
   it('does not navigate on a 401 for a call made without a token', async () => {
     serveWith(() => json(401, { detail: 'Not authenticated' }));
     await expect(apiRequest({ path: '/users/me' })).rejects.toMatchObject({ status: 401 });

@@ -139,7 +139,10 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
       clearSession();
       navigateTo(paths.login, { replace: true });
     }
-    throw new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
+    const error = new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
+    // An administrator who must turn on two-factor sign-in first is sent to where that is done (TOTP-ADMIN-2).
+    if (error.code === 'two_factor_enrollment_required') navigateTo(paths.settings.security, { replace: true });
+    throw error;
   }
   return responseBody as T;
 }

@@ -7,6 +7,7 @@ import {
   NewPasswordSchema,
   PERMISSIONS,
   TokenSchema,
+  TwoFactorChallengeSchema,
   UserPublicSchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
@@ -44,14 +45,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; config: Conf
         summary: 'Log in with e-mail and password (OAuth2 password form)',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: LoginFormSchema,
-        response: { 200: TokenSchema, ...errors },
+        description:
+          'Answers a bearer token, or, for an account with two-factor sign-in on, a short-lived challenge token ' +
+          'for `POST /login/two-factor` (no session yet).',
+        response: { 200: z.union([TokenSchema, TwoFactorChallengeSchema]), ...errors },
       },
     },
     async (request, reply) => {
-      const accessToken = await auth.login(request.body, sessionMeta(request));
+      const result = await auth.login(request.body, sessionMeta(request));
       // RFC 6749 §5.1: a token answer must not be stored by any cache.
       void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      return { access_token: accessToken, token_type: 'bearer' as const };
+      if (!('accessToken' in result)) return result;
+      return { access_token: result.accessToken, token_type: 'bearer' as const };
     },
   );
 

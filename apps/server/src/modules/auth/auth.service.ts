@@ -4,6 +4,7 @@ import {
   userMessages,
   type LoginForm,
   type NewPassword,
+  type TwoFactorChallenge,
 } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
@@ -26,6 +27,7 @@ import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from '
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { UsersService } from '../users/users.service.js';
 import type { SessionMeta, SessionService } from './sessions.service.js';
+import type { TwoFactorService } from './two-factor.service.js';
 
 export function resetLink(config: Config, token: string): string {
   return `${config.frontendHost}/reset-password?token=${encodeURIComponent(token)}`;
@@ -42,8 +44,10 @@ export function createAuthService(deps: {
   loginThrottle: LoginThrottle;
   /** The users service's one way to change a password (it revokes sessions and reset links too). */
   replacePassword: UsersService['replacePassword'];
+  /** With two-factor sign-in on, the password step answers a challenge instead of a session (decision 026). */
+  twoFactor: Pick<TwoFactorService, 'challengeIfEnabled'>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword } = deps;
+  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword, twoFactor } = deps;
   const findLoginCredentials = prepareFindLoginCredentials(db);
 
   /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
@@ -64,7 +68,7 @@ export function createAuthService(deps: {
 
   return {
     /** One message for an unknown e-mail and a wrong password, with the same work done for both. */
-    async login(form: LoginForm, meta: SessionMeta): Promise<string> {
+    async login(form: LoginForm, meta: SessionMeta): Promise<{ accessToken: string } | TwoFactorChallenge> {
       // Known or not, an address is throttled the same way, so a 429 tells nothing about it.
       const ip = meta.ip ?? '';
       const wait = await loginThrottle.begin(form.username, ip);
@@ -80,7 +84,10 @@ export function createAuthService(deps: {
       await loginThrottle.succeeded(form.username, ip);
       // Told only to someone who knows the password, so it reveals nothing to a guesser.
       if (!user.isActive) throw badRequest(authMessages.inactiveUser, 'inactive_user');
-      return sessions.issue(user.id, meta);
+      // No session yet for an account with two-factor sign-in: the code step opens it.
+      const challenge = await twoFactor.challengeIfEnabled(user.id);
+      if (challenge) return challenge;
+      return { accessToken: await sessions.issue(user.id, meta) };
     },
 
     async logout(auth: AuthContext): Promise<void> {

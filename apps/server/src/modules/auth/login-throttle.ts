@@ -157,8 +157,14 @@ const NAMESPACE = 'login-failures:';
  * every request it sees and cannot take an attempt back, so the two budgets run as two small
  * scripts of their own (decision 020).
  */
-export function createRedisLoginThrottle(deps: ThrottleRules & { redis: RedisConnection }): LoginThrottle {
-  const { redis, perAccountAndIp, perAccount } = deps;
+export function createRedisLoginThrottle(
+  deps: ThrottleRules & {
+    redis: RedisConnection;
+    /** Another count of its own (two-factor codes: `two-factor-failures:`); default the passwords'. */
+    namespace?: string;
+  },
+): LoginThrottle {
+  const { redis, perAccountAndIp, perAccount, namespace = NAMESPACE } = deps;
   const { client } = redis;
   client.defineCommand('loginThrottleBegin', { numberOfKeys: 2, lua: BEGIN_SCRIPT });
   client.defineCommand('loginThrottleSucceeded', { numberOfKeys: 2, lua: SUCCEEDED_SCRIPT });
@@ -169,8 +175,8 @@ export function createRedisLoginThrottle(deps: ThrottleRules & { redis: RedisCon
       let waitMs: number;
       try {
         waitMs = await client.loginThrottleBegin(
-          NAMESPACE + keys.pair,
-          NAMESPACE + keys.account,
+          namespace + keys.pair,
+          namespace + keys.account,
           perAccountAndIp.max,
           perAccountAndIp.windowMs,
           perAccount.max,
@@ -188,7 +194,7 @@ export function createRedisLoginThrottle(deps: ThrottleRules & { redis: RedisCon
     async succeeded(account, ip) {
       const keys = keysOf(account, ip);
       try {
-        await client.loginThrottleSucceeded(NAMESPACE + keys.pair, NAMESPACE + keys.account);
+        await client.loginThrottleSucceeded(namespace + keys.pair, namespace + keys.account);
         redis.succeeded();
       } catch (error) {
         // The password was right: the person signs in. Their attempt stays counted, which errs on

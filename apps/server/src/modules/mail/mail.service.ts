@@ -5,7 +5,9 @@
 export {
   contactNotificationMail,
   passwordRecoveryMail,
+  PRODUCT_NAME,
   signupWithExistingAccountMail,
+  twoFactorChangedMail,
   welcomeMail,
 } from './mail.templates.js';
 export { enqueueMail } from './outbox.repository.js';

@@ -98,3 +98,27 @@ export function contactNotificationMail(
     html: layout('New contact form message', [...details, submission.message]),
   };
 }
+
+/** Two-factor sign-in changes, told to the account owner (decision 026): an unexpected one is a warning. */
+export function twoFactorChangedMail(
+  to: string,
+  change: 'enabled' | 'disabled' | 'recovery_code_used',
+  details: { recoveryCodesLeft?: number } = {},
+): OutgoingMail {
+  const subjects = {
+    enabled: `${PRODUCT_NAME} - Two-factor authentication turned on`,
+    disabled: `${PRODUCT_NAME} - Two-factor authentication turned off`,
+    recovery_code_used: `${PRODUCT_NAME} - A recovery code was used to sign in`,
+  } as const;
+  const firstLines = {
+    enabled: `Two-factor authentication was turned on for the account ${to}. Signing in now takes a code from your authenticator app.`,
+    disabled: `Two-factor authentication was turned off for the account ${to}. Signing in now takes only your password.`,
+    recovery_code_used: `Someone signed in to the account ${to} with one of its recovery codes. That code no longer works; ${details.recoveryCodesLeft ?? 0} remain.`,
+  } as const;
+  const subject = subjects[change];
+  const lines = [
+    firstLines[change],
+    'If this was not you, change your password at once and review the Security tab of your settings.',
+  ];
+  return { to, subject, text: `${lines.join('\n\n')}\n`, html: layout(subject, lines) };
+}

@@ -17,6 +17,7 @@ import { PasswordTab } from './components/password-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';
 import { PlansTab } from './components/plans-tab.js';
 import { ProfileTab } from './components/profile-tab.js';
+import { SecurityTab } from './components/security-tab.js';
 
 function SettingsTabs() {
   const me = useQuery(meQueryOptions());
@@ -45,6 +46,7 @@ function SettingsTabs() {
     { label: 'Payment Methods', path: paths.settings.paymentMethods, element: <PaymentMethodsTab /> },
     { label: 'Billing History', path: paths.settings.billingHistory, element: <BillingHistoryTab /> },
     { label: 'Password', path: paths.settings.password, element: <PasswordTab /> },
+    { label: 'Security', path: paths.settings.security, element: <SecurityTab /> },
     {
       label: 'Download',
       path: paths.settings.download,

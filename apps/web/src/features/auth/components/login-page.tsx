@@ -13,11 +13,14 @@ import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
 import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { TwoFactorStep } from './two-factor-step.js';
 import { paths } from '../../../config/paths.js';
 
 export function LoginPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string>();
+  // Set once the password was right for an account with two-factor sign-in (TOTP-LOGIN-1).
+  const [challengeToken, setChallengeToken] = useState<string>();
   const form = useForm<LoginFormValues, unknown, LoginFormOutput>({
     mode: 'onBlur',
     resolver: zodResolver(LoginFormFieldsSchema),
@@ -27,12 +30,30 @@ export function LoginPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     setError(undefined);
     try {
-      await login(values);
+      const outcome = await login(values);
+      if (outcome.twoFactor) {
+        setChallengeToken(outcome.challengeToken);
+        return;
+      }
       await navigate('/');
     } catch (failure) {
       setError(errorText(failure));
     }
   });
+
+  if (challengeToken) {
+    return (
+      <TwoFactorStep
+        challengeToken={challengeToken}
+        onSignedIn={() => navigate('/')}
+        onRestart={(message) => {
+          setChallengeToken(undefined);
+          setError(message || undefined);
+          form.resetField('password');
+        }}
+      />
+    );
+  }
 
   return (
     <AuthCard title="Log In" error={error}>
