@@ -17,6 +17,7 @@ export const messages = {
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
   passwordRequired: 'Password is required',
+  passwordTooCommon: 'This password is one of the most common ones. Choose one that is harder to guess',
   passwordsDoNotMatch: 'The passwords do not match',
   confirmationRequired: 'Password confirmation is required',
   fullNameRequired: 'Full Name is required',

@@ -12,6 +12,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
 import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/errors.js';
+import { assertUncommonPassword } from '../../lib/common-passwords.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { nextAttemptAt } from '../../lib/retry.js';
 import { enqueueMail, passwordRecoveryMail } from '../mail/mail.service.js';
@@ -139,6 +140,7 @@ export function createAuthService(deps: {
     },
 
     async resetPassword(body: NewPassword): Promise<void> {
+      await assertUncommonPassword(body.new_password, 'new_password');
       const hashedPassword = await hashPassword(body.new_password);
       await db.transaction(async (tx) => {
         const userId = await consumeResetToken(tx, sha256(body.token), clock.now());

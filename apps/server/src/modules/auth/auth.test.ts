@@ -1,4 +1,4 @@
-import { authMessages, RESET_TOKEN_TTL_MINUTES, userMessages } from '@dataplatform/contract';
+import { authMessages, messages, RESET_TOKEN_TTL_MINUTES, userMessages } from '@dataplatform/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { base64url, decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,6 +262,21 @@ describe('auth', () => {
       expect(second.statusCode).toBe(400);
       expect(second.json()).toEqual({ detail: authMessages.invalidResetToken, code: 'invalid_reset_token' });
       expect((await loginRequest(ctx, user.email, 'another-password-2')).statusCode).toBe(400);
+    });
+
+    it('refuses one of the most common passwords on the field, whatever its case, and keeps the link alive (PWD-COMMON-1)', async () => {
+      const user = await createUser(ctx);
+      const token = await mailedResetToken(ctx, user.email);
+      for (const common of ['password1', 'Qwertyuiop', 'iloveyou']) {
+        const refused = await reset(ctx, token, common);
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json()).toMatchObject({
+          detail: [{ loc: ['body', 'new_password'], msg: messages.passwordTooCommon }],
+          code: 'validation_failed',
+        });
+      }
+      expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(200);
+      expect((await reset(ctx, token, 'brand-new-password-1')).statusCode).toBe(200);
     });
 
     it('revokes every session of the user', async () => {

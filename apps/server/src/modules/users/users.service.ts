@@ -18,6 +18,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { mapPage } from '../../lib/pagination.js';
+import { assertUncommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
@@ -100,6 +101,7 @@ export function createUsersService(deps: {
      * owner of the address gets a mail saying so instead of a welcome.
      */
     async signup(body: UserRegister): Promise<void> {
+      await assertUncommonPassword(body.password, 'password');
       const hashedPassword = await hashPassword(body.password);
       const loginLink = `${config.frontendHost}/login`;
       const existingMail = signupWithExistingAccountMail(body.email, `${config.frontendHost}/recover-password`);
@@ -150,6 +152,7 @@ export function createUsersService(deps: {
         throw badRequest(userMessages.incorrectPassword, 'incorrect_password');
       }
       if (body.current_password === body.new_password) throw badRequest(userMessages.samePassword);
+      await assertUncommonPassword(body.new_password, 'new_password');
       const hashedPassword = await hashPassword(body.new_password);
       await db.transaction((tx) =>
         replacePassword(tx, { userId: auth.user.id, hashedPassword, keepSessionId: auth.sessionId }),

@@ -1,4 +1,4 @@
-import { userMessages } from '@dataplatform/contract';
+import { messages, userMessages } from '@dataplatform/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bearer, createUser, detailOf, login, loginRequest, useTestContext } from '../../../test/harness.js';
@@ -243,6 +243,36 @@ describe('users', () => {
     });
   });
 
+  describe('POST /users/signup refuses the most common passwords (PWD-COMMON-1)', () => {
+    it.each(['12345678', 'password', 'PASSWORD1', 'qwerty123', 'trustno1'])(
+      'refuses %s on the password field and creates nothing',
+      async (common) => {
+        const email = `common-${common.toLowerCase()}@example.com`;
+        const response = await signup(signupBody({ email, password: common, confirm_password: common }));
+        expect(response.statusCode).toBe(422);
+        expect(response.json()).toMatchObject({
+          detail: [{ loc: ['body', 'password'], msg: messages.passwordTooCommon }],
+          code: 'validation_failed',
+        });
+        expect(await ctx.database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+      },
+    );
+
+    it('takes a password that is not on the list', async () => {
+      expect(
+        (
+          await signup(
+            signupBody({
+              email: 'uncommon@example.com',
+              password: 'quarterly-ledger-77',
+              confirm_password: 'quarterly-ledger-77',
+            }),
+          )
+        ).statusCode,
+      ).toBe(201);
+    });
+  });
+
   describe('PATCH /users/me/password', () => {
     const change = (headers: Record<string, string>, body: Record<string, unknown>) =>
       call('PATCH', '/users/me/password', headers, body);
@@ -261,6 +291,20 @@ describe('users', () => {
       expect((await me(bearer(otherSession))).statusCode).toBe(401);
       expect((await loginRequest(ctx, user.email, 'changed-password-1')).statusCode).toBe(200);
       expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(400);
+    });
+
+    it('refuses one of the most common passwords on the field and keeps the old one (PWD-COMMON-1)', async () => {
+      const user = await createUser(ctx);
+      const response = await change(user.headers, {
+        current_password: user.password,
+        new_password: 'Football1',
+        confirm_password: 'Football1',
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({
+        detail: [{ loc: ['body', 'new_password'], msg: messages.passwordTooCommon }],
+      });
+      expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(200);
     });
 
     it('requires the right current password', async () => {
