@@ -6,3 +6,4 @@ export * from './tenants.js';
 export * from './contact.js';
 export * from './billing.js';
 export * from './row-counts.js';
+export * from './sso.js';

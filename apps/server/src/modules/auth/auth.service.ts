@@ -13,7 +13,7 @@ import { generateToken, sha256 } from '../../lib/crypto.js';
 import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/errors.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { nextAttemptAt } from '../../lib/retry.js';
-import { enqueueMail, passwordRecoveryMail } from '../mail/mail.service.js';
+import { enqueueMail, passwordRecoveryMail, ssoRecoveryMail } from '../mail/mail.service.js';
 import { findUserByEmail, findUserById, prepareFindLoginCredentials } from '../users/users.service.js';
 import type { LoginThrottle } from './login-throttle.js';
 import {
@@ -42,14 +42,21 @@ export function createAuthService(deps: {
   loginThrottle: LoginThrottle;
   /** The users service's one way to change a password (it revokes sessions and reset links too). */
   replacePassword: UsersService['replacePassword'];
+  /** Whether the account signs in with single sign-on and may not recover a password (SSO-6). */
+  recoveryClosed: (tx: DbOrTx, userId: string) => Promise<boolean>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword } = deps;
+  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword, recoveryClosed } = deps;
   const findLoginCredentials = prepareFindLoginCredentials(db);
 
   /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
   async function mailRecoveryLink(tx: DbOrTx, email: string, now: Date): Promise<void> {
     const user = await findUserByEmail(tx, email);
     if (!user || !user.isActive) return;
+    // SSO-6: no link for an account single sign-on made; the mail says how to sign in instead.
+    if (await recoveryClosed(tx, user.id)) {
+      await enqueueMail(tx, ssoRecoveryMail(user.email, `${config.frontendHost}/login`));
+      return;
+    }
     const token = generateToken();
     // Only the newest link works: an older mail lying around is dead.
     await invalidateUserResetTokens(tx, user.id, now);

@@ -6,6 +6,7 @@ export {
   contactNotificationMail,
   passwordRecoveryMail,
   signupWithExistingAccountMail,
+  ssoRecoveryMail,
   welcomeMail,
 } from './mail.templates.js';
 export { enqueueMail } from './outbox.repository.js';
