@@ -9,7 +9,12 @@ import { fetchCurrentUser } from './current-user.js';
  */
 export async function login(credentials: { username: string; password: string }): Promise<void> {
   const token = await apiRequest<Token>({ method: 'POST', path: '/login/access-token', form: credentials });
-  setAccessToken(token.access_token);
+  await startSession(token.access_token);
+}
+
+/** Stores a new session's token and its user (password log-in and single sign-on alike). */
+export async function startSession(accessToken: string): Promise<void> {
+  setAccessToken(accessToken);
   try {
     const user = await fetchCurrentUser();
     setStoredUser({ id: user.id, email: user.email, full_name: user.full_name, is_superuser: user.is_superuser });

@@ -13,6 +13,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
 import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
+import { SsoSignIn } from './sso-sign-in.js';
 import { paths } from '../../../config/paths.js';
 
 export function LoginPage() {
@@ -65,6 +66,7 @@ export function LoginPage() {
           </Link>
         </Typography>
       </Box>
+      <SsoSignIn />
     </AuthCard>
   );
 }
