@@ -222,6 +222,8 @@ function SsoFields<TParsed>({
           <TextField
             select
             label="Tenant"
+            // "All (global)" is the empty value: shown, with the label above it.
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
             name={field.name}
             value={field.value}
             onChange={field.onChange}
