@@ -21,6 +21,7 @@ import { contactRoutes } from './modules/contact/contact.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { createServices, type Services } from './modules/index.js';
 import type { MailTransport } from './modules/mail/mail.transport.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(auditRoutes, { audit: services.audit });
       await api.register(filesRoutes, { files: services.files });
       await api.register(tenantsRoutes, { tenants: services.tenants });
+      await api.register(ssoRoutes, { sso: services.sso, config });
       await api.register(contactRoutes, { contact: services.contact, config });
       const { billing } = services;
       await api.register(plansRoutes, { plans: billing.plans });

@@ -29,6 +29,11 @@ export const AUDIT_ACTIONS = {
   twoFactorDisable: 'user.two_factor.disable',
   twoFactorRecoveryCodeUsed: 'user.two_factor.recovery_code_used',
   twoFactorThrottled: 'user.two_factor.throttled',
+  ssoConnectionCreate: 'sso_connection.create',
+  ssoConnectionUpdate: 'sso_connection.update',
+  ssoConnectionDelete: 'sso_connection.delete',
+  ssoSignIn: 'sso.sign_in',
+  ssoLink: 'sso.link',
 } as const;
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
@@ -40,6 +45,7 @@ export const AUDIT_TARGET_TYPES = {
   file: 'file',
   tenant: 'tenant',
   contactSubmission: 'contact_submission',
+  ssoConnection: 'sso_connection',
 } as const;
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());

@@ -20,12 +20,16 @@ export const ERROR_STATUS = {
   inactive_user: 400,
   /** A password reset token that is unknown, used or expired. */
   invalid_reset_token: 400,
-  /** Changing one's password with the wrong current password. */
+  /** Changing one's password with the wrong current password (or linking single sign-on to it). */
   incorrect_password: 400,
   /** A two-factor code (TOTP or recovery) that is wrong, already used, or not yet valid. */
   invalid_two_factor_code: 400,
   /** A two-factor challenge token that is unknown, expired or no longer matches the account. */
   invalid_two_factor_challenge: 400,
+  /** Single sign-on asked for an e-mail whose domain no connection serves. */
+  sso_not_configured: 400,
+  /** A single sign-on one-time code that is unknown, used or expired. */
+  sso_invalid_code: 400,
   /** No bearer token, or one that is invalid, expired or revoked. */
   not_authenticated: 401,
   /** A payment was attempted and failed. */
@@ -58,6 +62,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   /** The payment provider could not be reached or failed; nothing the caller can fix. */
   payment_provider_unavailable: 502,
+  /** The single sign-on identity provider could not be reached or answered nonsense. */
+  sso_provider_unavailable: 502,
   /** A database (the platform's or a tenant's) is unreachable; Retry-After says when to retry. */
   service_unavailable: 503,
   /**

@@ -11,4 +11,5 @@ export * from './audit.js';
 export * from './files.js';
 export * from './tenants.js';
 export * from './billing.js';
+export * from './sso.js';
 export * from './web-routes.js';

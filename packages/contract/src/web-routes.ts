@@ -6,6 +6,7 @@
 export const WEB_PAGE_PATHS = [
   '/',
   '/login',
+  '/login/sso',
   '/recover-password',
   '/reset-password',
   '/signup',

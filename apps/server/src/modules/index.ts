@@ -28,6 +28,7 @@ import { createContactService } from './contact/contact.service.js';
 import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
+import { createSsoService } from './sso/sso.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createUsersService } from './users/users.service.js';
@@ -125,6 +126,16 @@ export function createServices(config: Config, deps: ServiceDeps) {
     revokeCredentials: credentials.revokeAll,
     beforeDelete: billing.subscriptions.closeAccount,
   });
+  // Client secrets of single sign-on connections, sealed like tenant database URLs (own key).
+  const sso = createSsoService({
+    db,
+    config,
+    clock,
+    log,
+    secrets: createSecretBox(deriveKey(config.secretKey, 'sso-client-secret')),
+    sessions,
+    audit,
+  });
   const throttleRules = {
     perAccountAndIp: config.rateLimits.loginFailuresPerAccountAndIp,
     perAccount: config.rateLimits.loginFailuresPerAccount,
@@ -156,6 +167,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
       : createMemoryLoginThrottle({ ...throttleRules, clock }),
     replacePassword: users.replacePassword,
     twoFactor,
+    recoveryClosed: sso.recoveryClosed,
   });
   const files = createFilesService({ db, config, audit, hasRole: authz.hasRole });
   const tenantSecrets = createSecretBox(deriveKey(config.secretKey, 'tenant-dburl'));
@@ -187,6 +199,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
     users,
     files,
     tenants,
+    sso,
     /** Open tenant database pools (tests look at them). */
     tenantPools,
     contact,

@@ -30,6 +30,11 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
   'POST /api/v1/contact/',
+  // Single sign-on: starting it, the provider's redirect back, and the one-time code's exchange and link step.
+  'POST /api/v1/sso/start',
+  'GET /api/v1/sso/callback',
+  'POST /api/v1/sso/exchange',
+  'POST /api/v1/sso/link',
   // Stripe (or the sandbox) calls it; the Stripe-Signature over the raw body is its authentication.
   'POST /api/v1/subscriptions/webhook',
 ]);
@@ -84,6 +89,17 @@ const RESOURCE_SCOPED: Record<string, { grant: Grant; why: string }> = {
     why: 'a file needs the role download_{filename}',
   },
 };
+
+/**
+ * Operations for superusers alone (`access: 'superuser'`): no role or permission lets anyone else
+ * in. A route declared so and not listed here fails.
+ */
+const SUPERUSER_OPERATIONS = new Set([
+  'GET /api/v1/sso/connections',
+  'POST /api/v1/sso/connections',
+  'PUT /api/v1/sso/connections/{connection_id}',
+  'DELETE /api/v1/sso/connections/{connection_id}',
+]);
 
 /** Answers fixed by a business rule rather than access, with the reason. */
 const RULE_OUTCOMES: Record<string, { superuser?: number; why: string }> = {
@@ -142,11 +158,20 @@ function accessViolations(operations: Operation[]): string[] {
           `${key} is open to every signed-in user but not in SIGNED_IN_OPERATIONS: give it a permission, or list it`,
         );
       }
+    } else if (access === 'superuser') {
+      if (!SUPERUSER_OPERATIONS.has(key)) {
+        violations.push(`${key} is for superusers only but not in SUPERUSER_OPERATIONS: list it on purpose`);
+      }
     } else if (!ALL_PERMISSIONS.includes(access.permission)) {
       violations.push(`${key} needs "${access.permission}", which is not in ALL_PERMISSIONS`);
     }
   }
-  for (const key of [...PUBLIC_OPERATIONS, ...SIGNED_IN_OPERATIONS, ...Object.keys(RESOURCE_SCOPED)]) {
+  for (const key of [
+    ...PUBLIC_OPERATIONS,
+    ...SIGNED_IN_OPERATIONS,
+    ...SUPERUSER_OPERATIONS,
+    ...Object.keys(RESOURCE_SCOPED),
+  ]) {
     if (!keys.has(key)) violations.push(`${key} is listed but no longer exists`);
   }
   return violations;
@@ -301,7 +326,16 @@ describe.each(operations.filter((operation) => operation.access !== undefined))(
     expectStatus(await call(operation, params, forged), 401);
   });
 
-  if (neededPermission || scoped) {
+  if (access === 'superuser') {
+    it('answers 403 to a plain user', async () => {
+      expectStatus(await callAs('plain user'), 403);
+    });
+    it('answers 403 to a user holding every permission through a role', async () => {
+      const response = await callAs('holder of every other permission');
+      expectStatus(response, 403);
+      expect(response.json()).toEqual({ detail: userMessages.notEnoughPrivileges, code: 'permission_denied' });
+    });
+  } else if (neededPermission || scoped) {
     it('answers 403 to a plain user', async () => {
       expectStatus(await callAs('plain user'), 403);
     });

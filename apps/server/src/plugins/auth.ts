@@ -8,9 +8,10 @@ import type { Actor, AuthContext, HasPermission } from '../lib/auth-context.js';
  * Who may call a route. Every API route must declare one (the server refuses to start otherwise):
  * - `public`: anyone; a valid bearer token is still read, so handlers may use it;
  * - `user`: any signed-in, active user;
- * - `{ permission }`: a signed-in user holding that permission (superusers hold them all).
+ * - `{ permission }`: a signed-in user holding that permission (superusers hold them all);
+ * - `superuser`: superusers only, whatever roles grant (single sign-on connections, SSO-1).
  */
-export type Access = 'public' | 'user' | { permission: PermissionName };
+export type Access = 'public' | 'user' | 'superuser' | { permission: PermissionName };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,6 +92,10 @@ export const authPlugin = fp<AuthPluginOptions>(
         userId: auth.user.id,
       });
       if (access === 'user' || access === undefined) return;
+      if (access === 'superuser') {
+        if (!auth.user.isSuperuser) throw forbidden(userMessages.notEnoughPrivileges);
+        return;
+      }
       if (!(await options.hasPermission(auth, access.permission))) {
         throw forbidden(userMessages.notEnoughPrivileges);
       }

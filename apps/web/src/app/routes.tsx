@@ -20,6 +20,9 @@ const TransparencyPipelinePage = lazyPage(() =>
 );
 const ContactPage = lazyPage(() => import('../features/contact/components/contact-page.js').then((m) => m.ContactPage));
 const LoginPage = lazyPage(() => import('../features/auth/components/login-page.js').then((m) => m.LoginPage));
+const SsoCompletePage = lazyPage(() =>
+  import('../features/auth/components/sso-complete-page.js').then((m) => m.SsoCompletePage),
+);
 const SignupPage = lazyPage(() => import('../features/auth/components/signup-page.js').then((m) => m.SignupPage));
 const RecoverPasswordPage = lazyPage(() =>
   import('../features/auth/components/recover-password-page.js').then((m) => m.RecoverPasswordPage),
@@ -46,6 +49,7 @@ export function AppRoutes() {
     <Routes>
       <Route element={<RedirectIfAuthenticated />}>
         <Route path="login" element={<LoginPage />} />
+        <Route path="login/sso" element={<SsoCompletePage />} />
         <Route path="recover-password" element={<RecoverPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="signup" element={<SignupPage />} />

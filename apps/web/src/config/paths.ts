@@ -5,6 +5,7 @@
 export const paths = {
   home: '/',
   login: '/login',
+  loginSso: '/login/sso',
   signup: '/signup',
   recoverPassword: '/recover-password',
   resetPassword: '/reset-password',
@@ -33,6 +34,7 @@ export const paths = {
     userRoles: '/admin/user-roles',
     rolePermissions: '/admin/role-permissions',
     tenants: '/admin/tenants',
+    sso: '/admin/sso',
     contacts: '/admin/contacts',
     auditLog: '/admin/audit-log',
   },

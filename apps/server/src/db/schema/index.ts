@@ -7,3 +7,4 @@ export * from './contact.js';
 export * from './billing.js';
 export * from './row-counts.js';
 export * from './two-factor.js';
+export * from './sso.js';

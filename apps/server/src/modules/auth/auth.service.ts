@@ -15,7 +15,7 @@ import { badRequest, describeError, notFound, tooManyRequests } from '../../lib/
 import { assertUncommonPassword } from '../../lib/common-passwords.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { nextAttemptAt } from '../../lib/retry.js';
-import { enqueueMail, passwordRecoveryMail } from '../mail/mail.service.js';
+import { enqueueMail, passwordRecoveryMail, ssoRecoveryMail } from '../mail/mail.service.js';
 import { findUserByEmail, findUserById, prepareFindLoginCredentials } from '../users/users.service.js';
 import type { LoginThrottle } from './login-throttle.js';
 import {
@@ -47,14 +47,22 @@ export function createAuthService(deps: {
   replacePassword: UsersService['replacePassword'];
   /** With two-factor sign-in on, the password step answers a challenge instead of a session (decision 026). */
   twoFactor: Pick<TwoFactorService, 'challengeIfEnabled'>;
+  /** Whether the account signs in with single sign-on and may not recover a password (SSO-6). */
+  recoveryClosed: (tx: DbOrTx, userId: string) => Promise<boolean>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword, twoFactor } = deps;
+  const { db, config, clock, sessions, wakeMailer, log, loginThrottle, replacePassword, twoFactor, recoveryClosed } =
+    deps;
   const findLoginCredentials = prepareFindLoginCredentials(db);
 
   /** For an active account: a fresh single-use link (its hash stored) and the mail carrying it. */
   async function mailRecoveryLink(tx: DbOrTx, email: string, now: Date): Promise<void> {
     const user = await findUserByEmail(tx, email);
     if (!user || !user.isActive) return;
+    // SSO-6: no link for an account single sign-on made; the mail says how to sign in instead.
+    if (await recoveryClosed(tx, user.id)) {
+      await enqueueMail(tx, ssoRecoveryMail(user.email, `${config.frontendHost}/login`));
+      return;
+    }
     const token = generateToken();
     // Only the newest link works: an older mail lying around is dead.
     await invalidateUserResetTokens(tx, user.id, now);

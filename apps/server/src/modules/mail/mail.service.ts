@@ -8,6 +8,7 @@ export {
   PRODUCT_NAME,
   signupWithExistingAccountMail,
   twoFactorChangedMail,
+  ssoRecoveryMail,
   welcomeMail,
 } from './mail.templates.js';
 export { enqueueMail } from './outbox.repository.js';

@@ -39,6 +39,22 @@ export function passwordRecoveryMail(to: string, link: string, validMinutes: num
   };
 }
 
+/** Sent instead of a reset link to an account single sign-on made, when its connection allows no recovery (SSO-6). */
+export function ssoRecoveryMail(to: string, loginLink: string): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Password recovery`;
+  const lines = [
+    `We received a request to reset the password of the account ${to}.`,
+    'This account signs in with single sign-on and has no password here: on the login page, choose "Sign in with SSO" and enter your e-mail address.',
+    'If you did not ask for this, ignore this e-mail: nothing has changed.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\nLog in: ${loginLink}\n`,
+    html: layout(subject, lines, { label: 'Log in', href: loginLink }),
+  };
+}
+
 export function welcomeMail(to: string, fullName: string, loginLink: string): OutgoingMail {
   const subject = `Welcome to ${PRODUCT_NAME}`;
   const lines = [`Hello ${fullName},`, `Your account ${to} is ready. You can log in any time.`];

@@ -9,6 +9,7 @@ import { ContactsTab, ContactsTabLabel } from './components/contacts-tab.js';
 import { PermissionsTab } from './components/permissions-tab.js';
 import { RolePermissionsTab } from './components/role-permissions-tab.js';
 import { RolesTab } from './components/roles-tab.js';
+import { SsoTab } from './components/sso-tab.js';
 import { TenantsTab } from './components/tenants-tab.js';
 import { UserRolesTab } from './components/user-roles-tab.js';
 import { UsersTab } from './components/users-tab.js';
@@ -31,6 +32,7 @@ export function AdminArea() {
               { label: 'User Roles', path: paths.admin.userRoles, element: <UserRolesTab /> },
               { label: 'Role Permissions', path: paths.admin.rolePermissions, element: <RolePermissionsTab /> },
               { label: 'Tenants', path: paths.admin.tenants, element: <TenantsTab /> },
+              { label: 'Single Sign-On', path: paths.admin.sso, element: <SsoTab /> },
               // Beyond the product specification: the contact-form inbox (ADM-INBOX-1) and the audit log (ADM-AUDIT-1).
               { label: <ContactsTabLabel />, path: paths.admin.contacts, element: <ContactsTab /> },
               { label: 'Audit Log', path: paths.admin.auditLog, element: <AuditLogTab /> },

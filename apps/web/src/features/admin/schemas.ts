@@ -13,6 +13,10 @@ import {
   PasswordSchema,
   PermissionCreateSchema,
   RoleCreateSchema,
+  SSO_CLIENT_SECRET_MAX,
+  SsoConnectionCreateSchema,
+  SsoDomainsSchema,
+  ssoMessages,
   TenantCreateSchema,
 } from '@dataplatform/contract';
 import { z } from 'zod';
@@ -74,3 +78,35 @@ export const TenantFormSchema = z
   })
   .transform(({ active, ...rest }) => ({ ...rest, status: active ? ('active' as const) : ('inactive' as const) }));
 export type TenantFormValues = z.input<typeof TenantFormSchema>;
+
+/** "Example.com, b.org" -> ["example.com", "b.org"], checked by the contract's rule. */
+const DomainsTextSchema = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter((domain) => domain !== ''))
+  .pipe(SsoDomainsSchema);
+
+const ssoFormFields = {
+  name: SsoConnectionCreateSchema.shape.name,
+  issuer: SsoConnectionCreateSchema.shape.issuer,
+  client_id: SsoConnectionCreateSchema.shape.client_id,
+  domains: DomainsTextSchema,
+  /** '' is the global connection. */
+  tenant_id: z.string().transform((value) => (value === '' ? null : value)),
+  allow_password_recovery: z.boolean(),
+};
+
+/** "Add Connection": every field; the client secret is required. */
+export const SsoConnectionCreateFormSchema = z.object({
+  ...ssoFormFields,
+  client_secret: SsoConnectionCreateSchema.shape.client_secret,
+});
+
+/** "Edit Connection": the secret is write-only; left blank, the stored one stays (SSO-1). */
+export const SsoConnectionEditFormSchema = z.object({
+  ...ssoFormFields,
+  client_secret: z
+    .string()
+    .max(SSO_CLIENT_SECRET_MAX, ssoMessages.clientSecretRequired)
+    .transform((value) => (value === '' ? undefined : value)),
+});
+export type SsoConnectionFormValues = z.input<typeof SsoConnectionEditFormSchema>;

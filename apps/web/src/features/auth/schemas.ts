@@ -5,6 +5,8 @@ import {
   messages,
   PasswordConfirmationSchema,
   PasswordSchema,
+  SsoLinkSchema,
+  SsoStartSchema,
   UserRegisterSchema,
 } from '@dataplatform/contract';
 import { z } from 'zod';
@@ -40,3 +42,13 @@ export const ResetPasswordFormSchema = z
   });
 export type ResetPasswordFormValues = z.input<typeof ResetPasswordFormSchema>;
 export type ResetPasswordFormOutput = z.output<typeof ResetPasswordFormSchema>;
+
+/** "Sign in with SSO": the e-mail whose domain picks the identity provider (SSO-2). */
+export const SsoStartFormSchema = SsoStartSchema;
+export type SsoStartFormValues = z.input<typeof SsoStartFormSchema>;
+export type SsoStartFormOutput = z.output<typeof SsoStartFormSchema>;
+
+/** The link step (SSO-5): the existing account's password. */
+export const SsoLinkFormSchema = SsoLinkSchema.pick({ password: true });
+export type SsoLinkFormValues = z.input<typeof SsoLinkFormSchema>;
+export type SsoLinkFormOutput = z.output<typeof SsoLinkFormSchema>;

@@ -6,8 +6,11 @@ import { fetchCurrentUser } from './current-user.js';
 /** Signed in, or (TOTP-LOGIN-1) the password was right and a code from the authenticator app is next. */
 export type LoginOutcome = { twoFactor: false } | { twoFactor: true; challengeToken: string };
 
-/** Stores the token, then loads and stores the current user; if that load fails the session is dropped again. */
-async function startSession(accessToken: string): Promise<void> {
+/**
+ * Stores a new session's token, then loads and stores the current user; if that load fails the
+ * session is dropped again (password log-in, the code step and single sign-on alike).
+ */
+export async function startSession(accessToken: string): Promise<void> {
   setAccessToken(accessToken);
   try {
     const user = await fetchCurrentUser();

@@ -14,6 +14,7 @@ import { login } from '../api/login.js';
 import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
 import { AuthCard } from './auth-card.js';
 import { TwoFactorStep } from './two-factor-step.js';
+import { SsoSignIn } from './sso-sign-in.js';
 import { paths } from '../../../config/paths.js';
 
 export function LoginPage() {
@@ -86,6 +87,7 @@ export function LoginPage() {
           </Link>
         </Typography>
       </Box>
+      <SsoSignIn />
     </AuthCard>
   );
 }

@@ -1,0 +1,249 @@
+import type { SsoConnectionPublic } from '@dataplatform/contract';
+import { ssoMessages } from '@dataplatform/contract';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { FormDialog } from '../../../components/form-dialog.js';
+import { fieldProps } from '../../../components/form-field.js';
+import {
+  SSO_CONNECTIONS_PAGE_SIZE,
+  ssoConnectionsQueryOptions,
+  useCreateSsoConnection,
+  useDeleteSsoConnection,
+  useUpdateSsoConnection,
+} from '../api/sso-connections.js';
+import { tenantsQueryOptions } from '../api/tenants.js';
+import {
+  SsoConnectionCreateFormSchema,
+  SsoConnectionEditFormSchema,
+  type SsoConnectionFormValues,
+} from '../schemas.js';
+import { CheckboxField } from './checkbox-field.js';
+import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+const createDefaults: SsoConnectionFormValues = {
+  name: '',
+  issuer: '',
+  client_id: '',
+  client_secret: '',
+  domains: '',
+  tenant_id: '',
+  allow_password_recovery: false,
+};
+
+function editValues(connection: SsoConnectionPublic | undefined): SsoConnectionFormValues {
+  return {
+    name: connection?.name ?? '',
+    issuer: connection?.issuer ?? '',
+    client_id: connection?.client_id ?? '',
+    // Write-only: the server never answers it; blank keeps the stored one.
+    client_secret: '',
+    domains: connection?.domains.join(', ') ?? '',
+    tenant_id: connection?.tenant_id ?? '',
+    allow_password_recovery: connection?.allow_password_recovery ?? false,
+  };
+}
+
+/** Single Sign-On tab (SSO-1): OpenID Connect connections, for superusers. */
+export function SsoTab() {
+  const { page, setPage, skip, limit } = useServerPage(SSO_CONNECTIONS_PAGE_SIZE);
+  const connections = useQuery(ssoConnectionsQueryOptions({ skip, limit }));
+  // The tenant picker and the Tenant column: the first hundred tenants by name.
+  const tenants = useQuery(tenantsQueryOptions({ skip: 0, limit: 100 }));
+  const tenantName = (id: string | null) =>
+    id === null ? 'All (global)' : (tenants.data?.data.find((tenant) => tenant.id === id)?.name ?? id);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<SsoConnectionPublic>();
+  const [deleting, setDeleting] = useState<SsoConnectionPublic>();
+  const create = useCreateSsoConnection();
+  const update = useUpdateSsoConnection();
+  const remove = useDeleteSsoConnection();
+
+  const count = connections.data?.count;
+  useEffect(() => {
+    if (count === undefined) return;
+    const lastPage = Math.max(0, Math.ceil(count / SSO_CONNECTIONS_PAGE_SIZE) - 1);
+    if (page > lastPage) setPage(lastPage);
+  }, [count, page, setPage]);
+
+  const columns: DataTableColumn<SsoConnectionPublic>[] = [
+    { key: 'name', header: 'Name', minWidth: 140, render: (connection) => connection.name },
+    {
+      key: 'issuer',
+      header: 'Issuer',
+      minWidth: 200,
+      render: (connection) => <span style={{ overflowWrap: 'anywhere' }}>{connection.issuer}</span>,
+    },
+    { key: 'domains', header: 'Domains', minWidth: 160, render: (connection) => connection.domains.join(', ') },
+    { key: 'tenant', header: 'Tenant', render: (connection) => tenantName(connection.tenant_id) },
+    {
+      key: 'recovery',
+      header: 'Password recovery',
+      render: (connection) => (connection.allow_password_recovery ? 'Allowed' : 'Not allowed'),
+    },
+  ];
+
+  const tenantOptions = tenants.data?.data ?? [];
+
+  return (
+    <TabBody>
+      <TabToolbar actionLabel="Add Connection" onAction={() => setCreating(true)} />
+      <DataTable
+        aria-label="Single sign-on connections"
+        columns={columns}
+        rows={connections.data?.data}
+        rowKey={(connection) => connection.id}
+        loading={connections.isPending}
+        error={connections.isError}
+        loadingText="Loading connections..."
+        emptyText="No single sign-on connections yet."
+        errorText="Connections could not be loaded."
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: SSO_CONNECTIONS_PAGE_SIZE,
+          count: connections.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+        actions={(connection) => (
+          <>
+            <Tooltip title={`Edit ${connection.name}`}>
+              <IconButton aria-label={`Edit connection ${connection.name}`} onClick={() => setEditing(connection)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={`Delete ${connection.name}`}>
+              <IconButton aria-label={`Delete connection ${connection.name}`} onClick={() => setDeleting(connection)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </>
+        )}
+      />
+
+      <FormDialog
+        open={creating}
+        title="Add Single Sign-On Connection"
+        schema={SsoConnectionCreateFormSchema}
+        defaultValues={createDefaults}
+        submitLabel="Create"
+        canSubmit={(values) => values.name.trim() !== ''}
+        disabledReason={ssoMessages.nameRequired}
+        onSubmit={(values) => create.mutateAsync(values)}
+        onClose={() => setCreating(false)}
+      >
+        {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired />}
+      </FormDialog>
+
+      <FormDialog
+        open={editing !== undefined}
+        title="Edit Single Sign-On Connection"
+        schema={SsoConnectionEditFormSchema}
+        defaultValues={editValues(editing)}
+        submitLabel="Save"
+        canSubmit={(values) => values.name.trim() !== ''}
+        disabledReason={ssoMessages.nameRequired}
+        onSubmit={(values) => update.mutateAsync({ id: editing!.id, body: values })}
+        onClose={() => setEditing(undefined)}
+      >
+        {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired={false} />}
+      </FormDialog>
+
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete Connection"
+        loading={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
+        }}
+        onClose={() => setDeleting(undefined)}
+      >
+        Are you sure you want to delete the connection &quot;{deleting?.name}&quot;? People of its domains will no
+        longer sign in with it.
+      </ConfirmDialog>
+    </TabBody>
+  );
+}
+
+/** The fields of both dialogs; their schemas differ only in whether the secret is required. */
+function SsoFields<TParsed>({
+  form,
+  tenants,
+  secretRequired,
+}: {
+  form: UseFormReturn<SsoConnectionFormValues, unknown, TParsed>;
+  tenants: { id: string; name: string }[];
+  secretRequired: boolean;
+}) {
+  const secret = fieldProps(form, 'client_secret');
+  const secretHint = secretRequired
+    ? 'Stored encrypted; it is never shown again.'
+    : 'Stored encrypted and never shown. Leave blank to keep the current secret.';
+  return (
+    <>
+      <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+      <TextField
+        {...fieldProps(form, 'issuer')}
+        label="Issuer URL"
+        required
+        placeholder="https://login.example.com"
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <TextField {...fieldProps(form, 'client_id')} label="Client ID" required autoComplete="off" spellCheck={false} />
+      <TextField
+        {...secret}
+        helperText={secret.helperText ?? secretHint}
+        label="Client secret"
+        type="password"
+        required={secretRequired}
+        autoComplete="new-password"
+      />
+      <TextField
+        {...fieldProps(form, 'domains')}
+        label="Allowed e-mail domains"
+        required
+        placeholder="example.com, example.org"
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <Controller
+        control={form.control}
+        name="tenant_id"
+        render={({ field }) => (
+          <TextField
+            select
+            label="Tenant"
+            // "All (global)" is the empty value: shown, with the label above it.
+            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+            name={field.name}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+          >
+            <MenuItem value="">All (global)</MenuItem>
+            {tenants.map((tenant) => (
+              <MenuItem key={tenant.id} value={tenant.id}>
+                {tenant.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      <CheckboxField
+        control={form.control}
+        name="allow_password_recovery"
+        label="Its users may also use password recovery"
+      />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { fieldProps } from '../../../components/form-field.js';
+import { LoadingButton } from '../../../components/loading-button.js';
+import { errorText } from '../../../lib/api-error.js';
+import { startSso } from '../api/sso.js';
+import { SsoStartFormSchema, type SsoStartFormOutput, type SsoStartFormValues } from '../schemas.js';
+
+/**
+ * "Sign in with SSO" below the login form (SSO-2): the person's e-mail picks their organisation's
+ * identity provider, and the browser goes there.
+ */
+export function SsoSignIn() {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string>();
+  const form = useForm<SsoStartFormValues, unknown, SsoStartFormOutput>({
+    mode: 'onBlur',
+    resolver: zodResolver(SsoStartFormSchema),
+    defaultValues: { email: '' },
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(undefined);
+    try {
+      window.location.assign(await startSso(values.email));
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  });
+
+  return (
+    <Box component="section" aria-label="Single sign-on" sx={{ mt: 3, display: 'grid', gap: 2 }}>
+      <Divider>or</Divider>
+      {open ? (
+        <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+          {error ? (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          ) : null}
+          <TextField
+            {...fieldProps(form, 'email')}
+            label="Work email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+            required
+            fullWidth
+          />
+          <LoadingButton type="submit" variant="outlined" size="large" loading={form.formState.isSubmitting}>
+            Continue with SSO
+          </LoadingButton>
+        </Box>
+      ) : (
+        <Button variant="outlined" size="large" onClick={() => setOpen(true)}>
+          Sign in with SSO
+        </Button>
+      )}
+    </Box>
+  );
+}
