@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { commonPasswordsPlugin } from './build/common-passwords-plugin.js';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), commonPasswordsPlugin()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   build: {
     // The manifest tells the prerender step which chunks each page needs (for modulepreload links).

@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { commonPasswordsPlugin } from './build/common-passwords-plugin.js';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), commonPasswordsPlugin()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   test: {
     environment: 'jsdom',

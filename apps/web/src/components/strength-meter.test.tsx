@@ -1,3 +1,4 @@
+import { messages } from '@dataplatform/contract';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { passwordStrength, strengthLabel } from './password-strength.js';
@@ -44,6 +45,21 @@ describe('StrengthMeter', () => {
     render(<StrengthMeter password={password} />);
     expect(filled()).toBe(expectedFilled);
     expect(screen.getByTestId('strength-label')).toHaveTextContent(label);
+  });
+
+  it('reads a common password as Low and says why, however it is composed (PWD-COMMON-2)', async () => {
+    render(<StrengthMeter password="Password1" />);
+    expect(await screen.findByText(messages.passwordTooCommon)).toBeInTheDocument();
+    expect(filled()).toBe(1);
+    expect(screen.getByTestId('strength-label')).toHaveTextContent('Low');
+  });
+
+  it('scores an uncommon password of the same make-up as usual', async () => {
+    render(<StrengthMeter password="Ledgerly9" />);
+    // The list has loaded (a common password shows its warning) and this one is not on it.
+    render(<StrengthMeter password="qwerty123" />);
+    expect(await screen.findByText(messages.passwordTooCommon)).toBeInTheDocument();
+    expect(screen.getAllByTestId('strength-label')[0]).toHaveTextContent('High');
   });
 
   it('scales to another segment count', () => {

@@ -1,5 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { messages } from '@dataplatform/contract';
+import { useIsCommonPassword } from './common-passwords.js';
 import { DEFAULT_STRENGTH_SEGMENTS, passwordStrength, type StrengthLabel } from './password-strength.js';
 
 const labelColors: Record<StrengthLabel, string> = {
@@ -16,7 +18,9 @@ export function StrengthMeter({
   password: string;
   segments?: number;
 }) {
-  const strength = passwordStrength(password, segments);
+  // A password on the common list is weak however it is composed: one segment, Low, and why.
+  const common = useIsCommonPassword(password);
+  const strength = common ? passwordStrength('', segments, 1) : passwordStrength(password, segments);
   return (
     <Box
       role="meter"
@@ -45,6 +49,11 @@ export function StrengthMeter({
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
         Password strength: <span data-testid="strength-label">{strength.label}</span>
       </Typography>
+      {common && (
+        <Typography variant="caption" color="error" component="p" role="status">
+          {messages.passwordTooCommon}
+        </Typography>
+      )}
     </Box>
   );
 }
