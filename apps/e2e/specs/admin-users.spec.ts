@@ -5,7 +5,7 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/users$/);
   const tabs = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab');
-  // The six of ADM-LAYOUT-1, then the contact inbox (with its unread count) and the audit log.
+  // The six of ADM-LAYOUT-1, single sign-on (SSO-1), then the contact inbox (with its unread count) and the audit log.
   await expect(tabs).toHaveText([
     'Users',
     'Roles',
@@ -13,6 +13,7 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
     'User Roles',
     'Role Permissions',
     'Tenants',
+    'Single Sign-On',
     /^Contacts( \d+ unread)?$/,
     'Audit Log',
   ]);
@@ -25,6 +26,7 @@ test('the admin area opens on the Users tab, and every tab has its own URL', asy
     ['User Roles', '/admin/user-roles'],
     ['Role Permissions', '/admin/role-permissions'],
     ['Tenants', '/admin/tenants'],
+    ['Single Sign-On', '/admin/sso'],
     ['Audit Log', '/admin/audit-log'],
     ['Users', '/admin/users'],
   ] as const) {

@@ -11,6 +11,7 @@ const PLAIN_TABS = [
   'Payment Methods',
   'Billing History',
   'Password',
+  'Security',
   'Danger zone',
 ];
 
@@ -47,7 +48,7 @@ test('a superuser has no Danger zone, and its URL goes to the profile', async ({
   await signIn(page, await createAccount({ isSuperuser: true }));
   await page.goto('/settings/danger-zone');
   await expect(page).toHaveURL(/\/settings\/profile$/);
-  await expect.poll(() => tabNames(page)).toEqual(PLAIN_TABS.slice(0, 5));
+  await expect.poll(() => tabNames(page)).toEqual(PLAIN_TABS.slice(0, 6));
 });
 
 test('the profile edits name and e-mail with the SET-PROFILE-2 rules, and Cancel keeps what was there', async ({
