@@ -69,6 +69,7 @@ export async function createBenchUser(databaseUrl: string, options: { superuser?
       fullName: 'Bench User',
       isActive: true,
       isSuperuser: options.superuser ?? false,
+      emailVerifiedAt: new Date(),
     });
     const response = await app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { apiLogin, expect, test, uniqueEmail } from '../support/fixtures.js';
+import { linkIn, waitForMailTo } from '../support/mailbox.js';
 import { adminHeaders, grantDownload } from '../support/settings.js';
 
 /** /settings for a person's own account: the tabs, profile, password, downloads and deletion. */
@@ -97,9 +98,21 @@ test('the profile edits name and e-mail with the SET-PROFILE-2 rules, and Cancel
   await save.click();
   await expect(page.getByText('Profile updated successfully')).toBeVisible();
   await expect(page.getByText('Paula Renamed')).toBeVisible();
-  await expect(page.getByText(newEmail)).toBeVisible();
+  // The new address waits for its link (decision 029): the account keeps the old one meanwhile.
+  await expect(page.getByText(account.email)).toBeVisible();
+  await expect(page.getByText(`Waiting for: ${newEmail}`)).toBeVisible();
+
+  const confirm = await waitForMailTo(newEmail);
+  expect(confirm.subject).toBe('Data Platform - Confirm your new e-mail address');
+  await page.goto(linkIn(confirm, '/verify-email'));
+  await expect(page.getByText('Your e-mail address is changed and verified')).toBeVisible();
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { email?: string });
   expect(stored.email).toBe(newEmail);
+  await page.getByRole('link', { name: 'Go to your settings' }).click();
+  await expect(page.getByText(newEmail)).toBeVisible();
+  await expect(page.getByText(/^Waiting for:/)).toHaveCount(0);
+  // The old address is told.
+  expect((await waitForMailTo(account.email)).subject).toBe('Data Platform - Your e-mail address was changed');
 });
 
 test('the password changes with the AUTH-VALID messages, and this session stays signed in', async ({

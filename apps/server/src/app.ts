@@ -24,6 +24,7 @@ import type { MailTransport } from './modules/mail/mail.transport.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { emailVerificationRoutes } from './modules/users/email-verification.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { drainingPlugin } from './plugins/draining.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(authRoutes, { auth: services.auth, config });
       await api.register(twoFactorRoutes, { twoFactor: services.twoFactor, config });
       await api.register(usersRoutes, { users: services.users, config });
+      await api.register(emailVerificationRoutes, { verification: services.emailVerification, config });
       await api.register(authzRoutes, { authz: services.authz });
       await api.register(auditRoutes, { audit: services.audit });
       await api.register(filesRoutes, { files: services.files });

@@ -238,6 +238,10 @@ export interface Config {
     signupPerIp: RateLimitRule;
     signupPerAccount: RateLimitRule;
     contactPerIp: RateLimitRule;
+    /** Following verification links (decision 029). */
+    verifyEmailPerIp: RateLimitRule;
+    /** Asking for a new verification e-mail, per signed-in account. */
+    verificationMailPerAccount: RateLimitRule;
   };
 }
 
@@ -291,6 +295,8 @@ export const defaultRateLimits: Config['rateLimits'] = {
   signupPerIp: { max: 10, windowMs: 60 * MINUTE },
   signupPerAccount: { max: 3, windowMs: 60 * MINUTE },
   contactPerIp: { max: 5, windowMs: 15 * MINUTE },
+  verifyEmailPerIp: { max: 20, windowMs: 15 * MINUTE },
+  verificationMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
 };
 
 /** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */

@@ -21,5 +21,7 @@ describe('first superuser', () => {
     const rows = await ctx.database.db.select().from(users).where(eq(users.email, config.firstSuperuser));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.isSuperuser).toBe(true);
+    // Its address is the operator's own choice: it counts as verified (decision 029).
+    expect(rows[0]!.emailVerifiedAt).toBeInstanceOf(Date);
   });
 });

@@ -20,6 +20,7 @@ export async function seedFirstSuperuser(db: Database, config: Config, log: Fast
       hashedPassword: await hashPassword(password),
       fullName: 'Administrator',
       isSuperuser: true,
+      emailVerifiedAt: new Date(),
     });
   } catch (error) {
     // Several instances starting at once on a new database: another one created it meanwhile.

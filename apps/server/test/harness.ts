@@ -169,7 +169,15 @@ export interface TestUser {
 /** Inserts a user straight into the database and logs it in over HTTP. */
 export async function createUser(
   ctx: TestContext,
-  options: { email?: string; password?: string; isSuperuser?: boolean; isActive?: boolean; fullName?: string } = {},
+  options: {
+    email?: string;
+    password?: string;
+    isSuperuser?: boolean;
+    isActive?: boolean;
+    fullName?: string;
+    /** False: an account that has not followed its verification link yet (decision 029). */
+    verified?: boolean;
+  } = {},
 ): Promise<TestUser> {
   userCounter += 1;
   const email = options.email ?? `user${userCounter}-${randomBytes(3).toString('hex')}@example.com`;
@@ -180,6 +188,7 @@ export async function createUser(
     fullName: options.fullName ?? `Test User ${userCounter}`,
     isSuperuser: options.isSuperuser ?? false,
     isActive: true,
+    emailVerifiedAt: options.verified === false ? null : new Date(),
   });
   const token = await login(ctx, email, password);
   if (options.isActive === false) await updateUser(ctx.database.db, row.id, { isActive: false });

@@ -26,3 +26,12 @@ export function resetTokenFrom(ctx: TestContext, body: string): string {
   if (!match?.[1]) throw new Error(`no reset link in: ${body}`);
   return decodeURIComponent(match[1]);
 }
+
+/** The token of the `FRONTEND_HOST/verify-email?token=…` link in a mail (text or HTML). */
+export function verificationTokenFrom(ctx: TestContext, body: string): string {
+  const prefix = `${ctx.config.frontendHost}/verify-email?token=`;
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}([^\\s"<&]+)`).exec(body);
+  if (!match?.[1]) throw new Error(`no verification link in: ${body}`);
+  return decodeURIComponent(match[1]);
+}

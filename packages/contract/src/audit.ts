@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   userCreate: 'user.create',
   userUpdate: 'user.update',
   userDelete: 'user.delete',
+  emailVerify: 'user.email.verify',
+  emailChange: 'user.email.change',
   roleCreate: 'role.create',
   roleUpdate: 'role.update',
   roleDelete: 'role.delete',

@@ -30,6 +30,10 @@ export const ERROR_STATUS = {
   sso_not_configured: 400,
   /** A single sign-on one-time code that is unknown, used or expired. */
   sso_invalid_code: 400,
+  /** An e-mail verification link that is unknown, used, expired or no longer matches the account. */
+  invalid_verification_token: 400,
+  /** Asking for a verification e-mail when the address is verified and no change waits. */
+  email_already_verified: 400,
   /** No bearer token, or one that is invalid, expired or revoked. */
   not_authenticated: 401,
   /** A payment was attempted and failed. */
@@ -43,6 +47,8 @@ export const ERROR_STATUS = {
    * is on: turn it on first (decision 026).
    */
   two_factor_enrollment_required: 403,
+  /** Subscribing or downloading before the account's e-mail address is verified (decision 029). */
+  email_not_verified: 403,
   not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,

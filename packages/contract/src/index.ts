@@ -4,6 +4,7 @@ export * from './fields.js';
 export * from './auth.js';
 export * from './two-factor.js';
 export * from './users.js';
+export * from './email-verification.js';
 export * from './permissions.js';
 export * from './contact.js';
 export * from './authz.js';

@@ -17,6 +17,8 @@ export const UserPublicSchema = z.object({
   full_name: z.string().nullable(),
   is_active: z.boolean(),
   is_superuser: z.boolean(),
+  /** Whether the owner followed a verification link to this address (or an admin or SSO vouched for it). */
+  email_verified: z.boolean(),
   created_at: z.iso.datetime(),
 });
 export type UserPublic = z.infer<typeof UserPublicSchema>;

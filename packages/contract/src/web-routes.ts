@@ -10,6 +10,7 @@ export const WEB_PAGE_PATHS = [
   '/recover-password',
   '/reset-password',
   '/signup',
+  '/verify-email',
   '/studio',
   '/about-us',
   '/contact',

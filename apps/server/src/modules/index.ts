@@ -32,6 +32,7 @@ import { createSsoService } from './sso/sso.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createUsersService } from './users/users.service.js';
+import { createEmailVerificationService } from './users/email-verification.service.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -115,6 +116,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
   const sessions = createSessionService({ db, config, clock });
   const credentials = createCredentials({ clock, sessions });
   const billing = createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
+  const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });
   const users = createUsersService({
     db,
     config,
@@ -123,6 +125,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
     wakeMailer,
     hasPermission,
     audit,
+    verification: emailVerification,
     revokeCredentials: credentials.revokeAll,
     beforeDelete: billing.subscriptions.closeAccount,
   });
@@ -197,6 +200,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
     auth,
     twoFactor,
     users,
+    emailVerification,
     files,
     tenants,
     sso,

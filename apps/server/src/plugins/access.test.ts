@@ -29,6 +29,8 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/password-recovery/{email}',
   'POST /api/v1/reset-password/',
   'POST /api/v1/users/signup',
+  // The mailed link's token is its proof, whoever follows it (VERIFY-2).
+  'POST /api/v1/verify-email/',
   'POST /api/v1/contact/',
   // Single sign-on: starting it, the provider's redirect back, and the one-time code's exchange and link step.
   'POST /api/v1/sso/start',
@@ -50,6 +52,9 @@ const SIGNED_IN_OPERATIONS = new Set([
   'PATCH /api/v1/users/me',
   'DELETE /api/v1/users/me',
   'PATCH /api/v1/users/me/password',
+  // The caller's own address: where its verification stands, and a new link (VERIFY-3).
+  'GET /api/v1/users/me/email-verification',
+  'POST /api/v1/users/me/email-verification',
   // The caller's own two-factor sign-in (TOTP-ENROL-1, TOTP-DISABLE-1).
   'GET /api/v1/users/me/two-factor',
   'POST /api/v1/users/me/two-factor/setup',
@@ -65,13 +70,21 @@ const SIGNED_IN_OPERATIONS = new Set([
   'POST /api/v1/subscriptions/payment-methods',
   'DELETE /api/v1/subscriptions/payment-methods/{payment_method_id}',
   'POST /api/v1/subscriptions/payment-methods/{payment_method_id}/default',
-  'POST /api/v1/subscriptions/subscribe/{plan_id}',
   'GET /api/v1/subscriptions/subscription',
   'POST /api/v1/subscriptions/subscription/cancel',
   'GET /api/v1/subscriptions/transactions',
-  'POST /api/v1/subscriptions/payment-intent',
   'POST /api/v1/subscriptions/sandbox/payment-methods',
   'POST /api/v1/subscriptions/sandbox/payment-intents/{payment_intent_id}/confirm',
+]);
+
+/**
+ * Operations for signed-in users whose e-mail address is verified (`access: 'verified'`, decision
+ * 029): the same user with an unverified address gets 403 `email_not_verified`. A route declared so
+ * and not listed here (or in RESOURCE_SCOPED) fails.
+ */
+const VERIFIED_OPERATIONS = new Set([
+  'POST /api/v1/subscriptions/subscribe/{plan_id}',
+  'POST /api/v1/subscriptions/payment-intent',
 ]);
 
 /**
@@ -107,7 +120,12 @@ const RULE_OUTCOMES: Record<string, { superuser?: number; why: string }> = {
 };
 
 type Persona =
-  'anonymous' | 'plain user' | 'holder of the needed grant' | 'holder of every other permission' | 'superuser';
+  | 'anonymous'
+  | 'plain user'
+  | 'user with an unverified address'
+  | 'holder of the needed grant'
+  | 'holder of every other permission'
+  | 'superuser';
 
 interface Operation {
   key: string;
@@ -158,6 +176,10 @@ function accessViolations(operations: Operation[]): string[] {
           `${key} is open to every signed-in user but not in SIGNED_IN_OPERATIONS: give it a permission, or list it`,
         );
       }
+    } else if (access === 'verified') {
+      if (!VERIFIED_OPERATIONS.has(key) && !(key in RESOURCE_SCOPED)) {
+        violations.push(`${key} needs a verified address but is not in VERIFIED_OPERATIONS: list it on purpose`);
+      }
     } else if (access === 'superuser') {
       if (!SUPERUSER_OPERATIONS.has(key)) {
         violations.push(`${key} is for superusers only but not in SUPERUSER_OPERATIONS: list it on purpose`);
@@ -169,6 +191,7 @@ function accessViolations(operations: Operation[]): string[] {
   for (const key of [
     ...PUBLIC_OPERATIONS,
     ...SIGNED_IN_OPERATIONS,
+    ...VERIFIED_OPERATIONS,
     ...SUPERUSER_OPERATIONS,
     ...Object.keys(RESOURCE_SCOPED),
   ]) {
@@ -284,6 +307,8 @@ describe.each(operations.filter((operation) => operation.access !== undefined))(
         return undefined;
       case 'plain user':
         return createUser(ctx);
+      case 'user with an unverified address':
+        return createUser(ctx, { verified: false });
       case 'superuser':
         return createUser(ctx, { isSuperuser: true });
       case 'holder of the needed grant': {
@@ -325,6 +350,14 @@ describe.each(operations.filter((operation) => operation.access !== undefined))(
     const forged = { id: '', email: '', password: '', token: 'x', headers: { authorization: 'Bearer not.a.token' } };
     expectStatus(await call(operation, params, forged), 401);
   });
+
+  if (access === 'verified') {
+    it('answers 403 email_not_verified to a user whose address is not verified', async () => {
+      const response = await callAs('user with an unverified address');
+      expectStatus(response, 403);
+      expect(response.json()).toMatchObject({ code: 'email_not_verified' });
+    });
+  }
 
   if (access === 'superuser') {
     it('answers 403 to a plain user', async () => {

@@ -1,4 +1,10 @@
-import { authMessages, twoFactorMessages, userMessages, type PermissionName } from '@dataplatform/contract';
+import {
+  authMessages,
+  emailVerificationMessages,
+  twoFactorMessages,
+  userMessages,
+  type PermissionName,
+} from '@dataplatform/contract';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
@@ -8,10 +14,12 @@ import type { Actor, AuthContext, HasPermission } from '../lib/auth-context.js';
  * Who may call a route. Every API route must declare one (the server refuses to start otherwise):
  * - `public`: anyone; a valid bearer token is still read, so handlers may use it;
  * - `user`: any signed-in, active user;
+ * - `verified`: a signed-in, active user whose e-mail address is verified (subscribing and
+ *   downloading, decision 029); others get a 403 `email_not_verified`;
  * - `{ permission }`: a signed-in user holding that permission (superusers hold them all);
  * - `superuser`: superusers only, whatever roles grant (single sign-on connections, SSO-1).
  */
-export type Access = 'public' | 'user' | 'superuser' | { permission: PermissionName };
+export type Access = 'public' | 'user' | 'verified' | 'superuser' | { permission: PermissionName };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -92,6 +100,12 @@ export const authPlugin = fp<AuthPluginOptions>(
         userId: auth.user.id,
       });
       if (access === 'user' || access === undefined) return;
+      if (access === 'verified') {
+        if (auth.user.emailVerifiedAt === null) {
+          throw new AppError('email_not_verified', emailVerificationMessages.notVerified);
+        }
+        return;
+      }
       if (access === 'superuser') {
         if (!auth.user.isSuperuser) throw forbidden(userMessages.notEnoughPrivileges);
         return;

@@ -30,6 +30,9 @@ const RecoverPasswordPage = lazyPage(() =>
 const ResetPasswordPage = lazyPage(() =>
   import('../features/auth/components/reset-password-page.js').then((m) => m.ResetPasswordPage),
 );
+const VerifyEmailPage = lazyPage(() =>
+  import('../features/auth/components/verify-email-page.js').then((m) => m.VerifyEmailPage),
+);
 const SettingsArea = lazyPage(() => import('../features/settings/settings-area.js').then((m) => m.SettingsArea));
 const AdminArea = lazyPage(() => import('../features/admin/admin-area.js').then((m) => m.AdminArea));
 
@@ -54,6 +57,8 @@ export function AppRoutes() {
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="signup" element={<SignupPage />} />
       </Route>
+      {/* Signed in or not: a link from the mail may be opened in either state. */}
+      <Route path="verify-email" element={<VerifyEmailPage />} />
       <Route element={<AppLayout />}>
         <Route index element={<Navigate to={paths.studio} replace />} />
         <Route path="studio" element={<StudioPage />} />

@@ -9,6 +9,7 @@ export const paths = {
   signup: '/signup',
   recoverPassword: '/recover-password',
   resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   studio: '/studio',
   aboutUs: '/about-us',
   contact: '/contact',

@@ -55,6 +55,11 @@ const OTHER_PAGES: readonly PageMeta[] = [
     description: 'Get a link to reset your Data Platform password.',
   },
   { path: '/reset-password', title: `Reset Password | ${SITE_NAME}`, description: 'Choose a new password.' },
+  {
+    path: '/verify-email',
+    title: `Verify E-mail | ${SITE_NAME}`,
+    description: 'Verify the e-mail address of your Data Platform account.',
+  },
   { path: '/settings', title: `Settings | ${SITE_NAME}`, description: 'Your account settings.' },
   { path: '/admin', title: `Admin Dashboard | ${SITE_NAME}`, description: 'Administer users, roles and tenants.' },
 ];

@@ -64,6 +64,31 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
+ * Links that verify an address (decision 029), stored as SHA-256 digests like reset tokens. `email`
+ * is the address the link proves: the account's own (`verify`) or the new one it asked to move to
+ * (`change`); only the newest live link of an account works.
+ */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'change'] }).notNull(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+  },
+  (t) => [
+    index('email_verification_tokens_user_id_idx').on(t.userId),
+    check('email_verification_tokens_purpose_check', sql`${t.purpose} in ('verify', 'change')`),
+  ],
+);
+
+/**
  * A recovery request waits here until the mail worker looks its address up. Answering the request
  * costs the same single insert for every address, so its timing cannot tell which accounts exist.
  * A request whose handling fails is retried with backoff, like a mail, then dropped.

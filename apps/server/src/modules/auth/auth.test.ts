@@ -131,7 +131,15 @@ describe('auth', () => {
       expect(response.statusCode).toBe(200);
       const body = response.json<Record<string, unknown>>();
       expect(body).toMatchObject({ id: user.id, email: user.email, is_active: true, is_superuser: false });
-      expect(Object.keys(body).sort()).toEqual(['created_at', 'email', 'full_name', 'id', 'is_active', 'is_superuser']);
+      expect(Object.keys(body).sort()).toEqual([
+        'created_at',
+        'email',
+        'email_verified',
+        'full_name',
+        'id',
+        'is_active',
+        'is_superuser',
+      ]);
     });
 
     it('revokes the session on logout: the old token then gets 401, other sessions live on', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
+import { deleteDeadVerificationTokens } from '../users/users.service.js';
 import { deleteDeadResetTokens } from './reset-tokens.repository.js';
 import { deleteDeadSessions } from './sessions.repository.js';
 
@@ -8,11 +9,12 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Dead sessions and reset tokens are kept this long (for support questions), then deleted. */
 export const DEAD_CREDENTIALS_RETENTION_MS = 30 * 24 * HOUR_MS;
 
-/** Deletes sessions and reset tokens that can no longer authenticate anyone. */
+/** Deletes sessions, reset tokens and verification links that can no longer do anything. */
 export async function purgeDeadCredentials(db: Database, clock: Clock): Promise<void> {
   const before = new Date(clock.now().getTime() - DEAD_CREDENTIALS_RETENTION_MS);
   await deleteDeadSessions(db, before);
   await deleteDeadResetTokens(db, before);
+  await deleteDeadVerificationTokens(db, before);
 }
 
 /** Runs the purge hourly in the background; every instance may run it, it is idempotent. */

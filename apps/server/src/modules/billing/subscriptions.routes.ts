@@ -39,7 +39,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     '/subscriptions/subscribe/:plan_id',
     {
-      config: { access: 'user' },
+      config: { access: 'verified' },
       schema: {
         operationId: 'subscriptions_subscribe',
         tags,
@@ -107,7 +107,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     '/subscriptions/payment-intent',
     {
-      config: { access: 'user' },
+      config: { access: 'verified' },
       schema: {
         operationId: 'subscriptions_create_payment_intent',
         tags,

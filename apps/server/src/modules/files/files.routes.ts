@@ -15,8 +15,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
   app.get(
     '/files/download/:filename',
     {
-      // Any signed-in user may ask; the service checks the role `download_{filename}`.
-      config: { access: 'user' },
+      // Any signed-in user with a verified address may ask; the service checks the role `download_{filename}`.
+      config: { access: 'verified' },
       // Sent as stored: byte ranges and Content-Length must describe the file itself.
       compress: false,
       schema: {

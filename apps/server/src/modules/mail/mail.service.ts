@@ -4,6 +4,9 @@
  */
 export {
   contactNotificationMail,
+  emailChangedMail,
+  emailChangeVerificationMail,
+  emailVerificationMail,
   passwordRecoveryMail,
   PRODUCT_NAME,
   signupWithExistingAccountMail,

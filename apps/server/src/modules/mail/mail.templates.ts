@@ -55,14 +55,76 @@ export function ssoRecoveryMail(to: string, loginLink: string): OutgoingMail {
   };
 }
 
-export function welcomeMail(to: string, fullName: string, loginLink: string): OutgoingMail {
+/** The welcome carries the account's first verification link (decision 029). */
+export function welcomeMail(
+  to: string,
+  fullName: string,
+  links: { verify: string; login: string },
+  validHours: number,
+): OutgoingMail {
   const subject = `Welcome to ${PRODUCT_NAME}`;
-  const lines = [`Hello ${fullName},`, `Your account ${to} is ready. You can log in any time.`];
+  const lines = [
+    `Hello ${fullName},`,
+    `Your account ${to} is ready. You can log in any time.`,
+    `Verify your e-mail address to subscribe to a plan and download files. The link below works once and expires in ${validHours} hours.`,
+  ];
   return {
     to,
     subject,
-    text: `${lines.join('\n\n')}\n\nLog in: ${loginLink}\n`,
-    html: layout(subject, lines, { label: 'Log in', href: loginLink }),
+    text: `${lines.join('\n\n')}\n\nVerify your e-mail address: ${links.verify}\n\nLog in: ${links.login}\n`,
+    html: layout(subject, lines, { label: 'Verify e-mail address', href: links.verify }),
+  };
+}
+
+/** A new link for the account's own address, sent when its owner asks for one. */
+export function emailVerificationMail(to: string, link: string, validHours: number): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Verify your e-mail address`;
+  const lines = [
+    `Follow the link below to verify ${to} as the address of your ${PRODUCT_NAME} account.`,
+    `The link works once and expires in ${validHours} hours.`,
+    'If you did not ask for this, ignore this e-mail.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines[0]}\n\nVerify your e-mail address: ${link}\n\n${lines[1]}\n${lines[2]}\n`,
+    html: layout(subject, lines, { label: 'Verify e-mail address', href: link }),
+  };
+}
+
+/** Sent to the new address of a change: the account moves to it only when this link is followed. */
+export function emailChangeVerificationMail(
+  to: string,
+  currentEmail: string,
+  link: string,
+  validHours: number,
+): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Confirm your new e-mail address`;
+  const lines = [
+    `Someone asked to change the e-mail address of the ${PRODUCT_NAME} account ${currentEmail} to ${to}.`,
+    `Follow the link below to confirm the change. It works once and expires in ${validHours} hours.`,
+    'If you did not ask for this, ignore this e-mail: nothing changes.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines[0]}\n\nConfirm the new address: ${link}\n\n${lines[1]}\n${lines[2]}\n`,
+    html: layout(subject, lines, { label: 'Confirm new address', href: link }),
+  };
+}
+
+/** Told to the old address once an account has moved to a new one. */
+export function emailChangedMail(to: string, newEmail: string, contactLink: string): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - Your e-mail address was changed`;
+  const lines = [
+    `The ${PRODUCT_NAME} account that used ${to} now uses ${newEmail}. Mails about it go there from now on.`,
+    'If you did not make this change, tell us at once through our contact page: someone else may control your account.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\nContact us: ${contactLink}\n`,
+    html: layout(subject, lines, { label: 'Contact us', href: contactLink }),
   };
 }
 

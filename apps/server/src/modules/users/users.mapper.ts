@@ -9,6 +9,7 @@ export function toUserPublic(row: UserRow): UserPublic {
     full_name: row.fullName,
     is_active: row.isActive,
     is_superuser: row.isSuperuser,
+    email_verified: row.emailVerifiedAt !== null,
     created_at: row.createdAt.toISOString(),
   };
 }

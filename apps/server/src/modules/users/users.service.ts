@@ -1,5 +1,6 @@
 import {
   AUDIT_ACTIONS,
+  EMAIL_VERIFICATION_TTL_HOURS,
   AUDIT_TARGET_TYPES,
   PERMISSIONS,
   userMessages,
@@ -24,6 +25,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
 import type { SessionService } from '../auth/sessions.service.js';
 import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
+import type { EmailVerificationService } from './email-verification.service.js';
 import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
 import {
   deleteUser,
@@ -39,6 +41,7 @@ import {
 // public shape of a user.
 export { findUserByEmail, findUserById, prepareFindLoginCredentials, type UserRow } from './users.repository.js';
 export { toUserPublic } from './users.mapper.js';
+export { deleteDeadVerificationTokens } from './email-verification.repository.js';
 
 export function createUsersService(deps: {
   db: Database;
@@ -48,6 +51,8 @@ export function createUsersService(deps: {
   wakeMailer: () => void;
   hasPermission: HasPermission;
   audit: AuditService;
+  /** Links that verify addresses: sign-up mails one, and a new address waits for its own (decision 029). */
+  verification: Pick<EmailVerificationService, 'issueLink' | 'requestChange' | 'addressReplaced'>;
   /**
    * Auth's part of a password change, in the same transaction: revokes the user's sessions (all, or
    * all but `keepSessionId`) and outstanding reset links.
@@ -56,7 +61,18 @@ export function createUsersService(deps: {
   /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
   beforeDelete?: (userId: string) => Promise<void>;
 }) {
-  const { db, config, clock, sessions, wakeMailer, hasPermission, audit, revokeCredentials, beforeDelete } = deps;
+  const {
+    db,
+    config,
+    clock,
+    sessions,
+    wakeMailer,
+    hasPermission,
+    audit,
+    verification,
+    revokeCredentials,
+    beforeDelete,
+  } = deps;
 
   /**
    * The one way a password changes (self-service, reset, admin): store the new hash, then revoke
@@ -111,8 +127,12 @@ export function createUsersService(deps: {
             await enqueueMail(tx, existingMail);
             return;
           }
-          await insertUser(tx, { email: body.email, hashedPassword, fullName: body.full_name });
-          await enqueueMail(tx, welcomeMail(body.email, body.full_name, loginLink));
+          const row = await insertUser(tx, { email: body.email, hashedPassword, fullName: body.full_name });
+          const { link } = await verification.issueLink(tx, row.id, 'verify', row.email);
+          await enqueueMail(
+            tx,
+            welcomeMail(body.email, body.full_name, { verify: link, login: loginLink }, EMAIL_VERIFICATION_TTL_HOURS),
+          );
         });
       } catch (error) {
         // Two sign-ups for one address raced: the loser is told the same as everyone else.
@@ -127,23 +147,26 @@ export function createUsersService(deps: {
       return { ...toUserPublic(auth.user), roles: auth.roleNames };
     },
 
+    /**
+     * The name changes at once; a new e-mail address only once its owner follows the link mailed to
+     * it (decision 029), so the answer still carries the current one.
+     */
     async updateMe(auth: AuthContext, body: UserUpdateMe): Promise<UserPublic> {
-      try {
-        const updated = await db.transaction(async (tx) => {
-          if (body.email !== undefined) await assertEmailFree(tx, body.email, auth.user.id);
-          return updateUser(tx, auth.user.id, {
-            ...(body.email !== undefined ? { email: body.email } : {}),
-            ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
-            updatedAt: clock.now(),
-          });
+      const newEmail = body.email !== undefined && body.email !== auth.user.email ? body.email : undefined;
+      const updated = await db.transaction(async (tx) => {
+        const row = await updateUser(tx, auth.user.id, {
+          ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
+          updatedAt: clock.now(),
         });
-        if (!updated) throw notFound(userMessages.notFound);
-        return toUserPublic(updated);
-      } catch (error) {
-        // Another account took the address between the check and the write.
-        if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken, 'email_taken');
-        throw error;
-      }
+        if (!row) throw notFound(userMessages.notFound);
+        if (newEmail !== undefined) {
+          await assertEmailFree(tx, newEmail, auth.user.id);
+          await verification.requestChange(tx, row, newEmail);
+        }
+        return row;
+      });
+      if (newEmail !== undefined) wakeMailer();
+      return toUserPublic(updated);
     },
 
     /** Needs the current password; other sessions are signed out, the caller's stays. */
@@ -182,6 +205,8 @@ export function createUsersService(deps: {
             fullName: body.full_name ?? null,
             isActive: body.is_active,
             isSuperuser: body.is_superuser,
+            // A superuser vouches for the addresses of the accounts it makes (decision 029).
+            emailVerifiedAt: clock.now(),
           });
           await audit.record(tx, actor, {
             action: AUDIT_ACTIONS.userCreate,
@@ -221,9 +246,11 @@ export function createUsersService(deps: {
           if (body.is_superuser !== undefined && body.is_superuser !== before.isSuperuser) {
             assertMaySetSuperuser(actor, body.is_superuser);
           }
-          if (body.email !== undefined) await assertEmailFree(tx, body.email, id);
+          const emailChanges = body.email !== undefined && body.email !== before.email;
+          if (emailChanges) await assertEmailFree(tx, body.email!, id);
           const after = await updateUser(tx, id, {
-            ...(body.email !== undefined ? { email: body.email } : {}),
+            // An address an admin sets counts as verified, like one of an account it makes.
+            ...(emailChanges ? { email: body.email, emailVerifiedAt: clock.now() } : {}),
             ...(body.full_name !== undefined ? { fullName: body.full_name || null } : {}),
             ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
             ...(body.is_superuser !== undefined ? { isSuperuser: body.is_superuser } : {}),
@@ -236,6 +263,7 @@ export function createUsersService(deps: {
           } else if (body.is_active === false && before.isActive) {
             await sessions.revokeAllForUser(tx, id);
           }
+          if (emailChanges) await verification.addressReplaced(tx, id, before.email, after.email);
           // Read back: replacePassword may have changed the row after `after` was taken.
           const final = (await findUserById(tx, id)) ?? after;
           await audit.record(tx, actor, {
@@ -247,6 +275,8 @@ export function createUsersService(deps: {
           });
           return final;
         });
+        // The old address was told of a change of address.
+        if (body.email !== undefined) wakeMailer();
         return toUserPublic(updated);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(userMessages.emailTaken, 'email_taken');

@@ -2,7 +2,7 @@ import { messages, userMessages } from '@dataplatform/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bearer, createUser, detailOf, login, loginRequest, useTestContext } from '../../../test/harness.js';
-import { mailAfter } from '../../../test/mail.js';
+import { mailAfter, verificationTokenFrom } from '../../../test/mail.js';
 import { users } from '../../db/schema/index.js';
 
 interface UserBody {
@@ -11,6 +11,7 @@ interface UserBody {
   full_name: string | null;
   is_active: boolean;
   is_superuser: boolean;
+  email_verified: boolean;
   created_at: string;
 }
 
@@ -155,12 +156,28 @@ describe('users', () => {
       expect(anonymous.json()).toEqual({ detail: 'Not authenticated', code: 'not_authenticated' });
     });
 
-    it('updates own name and e-mail; the new address logs in', async () => {
+    it('updates own name at once and e-mail once the new address is verified; the new address then logs in', async () => {
       const user = await createUser(ctx);
       const newEmail = `Renamed-${user.id.slice(0, 8)}@Example.com`;
-      const response = await call('PATCH', '/users/me', user.headers, { full_name: 'Renamed Person', email: newEmail });
-      expect(response.statusCode).toBe(200);
-      expect(response.json<UserBody>()).toMatchObject({ full_name: 'Renamed Person', email: newEmail.toLowerCase() });
+      const confirmMail = await mailAfter(
+        ctx,
+        (mail) => mail.to.includes(newEmail.toLowerCase()),
+        async () => {
+          const response = await call('PATCH', '/users/me', user.headers, {
+            full_name: 'Renamed Person',
+            email: newEmail,
+          });
+          expect(response.statusCode).toBe(200);
+          expect(response.json<UserBody>()).toMatchObject({ full_name: 'Renamed Person', email: user.email });
+        },
+      );
+      const followed = await call(
+        'POST',
+        '/verify-email/',
+        {},
+        { token: verificationTokenFrom(ctx, confirmMail.text) },
+      );
+      expect(followed.statusCode).toBe(200);
       expect((await me(user.headers)).json<UserBody>().email).toBe(newEmail.toLowerCase());
       expect((await loginRequest(ctx, newEmail, user.password)).statusCode).toBe(200);
       expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(400);
@@ -206,9 +223,17 @@ describe('users', () => {
       const first = await createUser(ctx);
       const second = await createUser(ctx);
       const email = `raced-${first.id.slice(0, 8)}@example.com`;
-      const responses = await Promise.all(
-        [first, second].map((user) => call('PATCH', '/users/me', user.headers, { email })),
-      );
+      const tokens: string[] = [];
+      for (const user of [first, second]) {
+        const mail = await mailAfter(
+          ctx,
+          (received) => received.to.includes(email),
+          () => call('PATCH', '/users/me', user.headers, { email }),
+        );
+        tokens.push(verificationTokenFrom(ctx, mail.text));
+      }
+      // Both links are followed at once: the address goes to one account only.
+      const responses = await Promise.all(tokens.map((token) => call('POST', '/verify-email/', {}, { token })));
       expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
       const loser = responses.find((response) => response.statusCode === 409)!;
       expect(loser.json()).toEqual({ detail: userMessages.emailTaken, code: 'email_taken' });

@@ -13,6 +13,7 @@ import { meQueryOptions } from './api/me.js';
 import { BillingHistoryTab } from './components/billing-history-tab.js';
 import { DangerZoneTab } from './components/danger-zone-tab.js';
 import { DownloadTab, downloadableFiles } from './components/download-tab.js';
+import { EmailVerificationBanner } from './components/email-verification-banner.js';
 import { PasswordTab } from './components/password-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';
 import { PlansTab } from './components/plans-tab.js';
@@ -56,7 +57,12 @@ function SettingsTabs() {
   ];
   if (!superuser) tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone, element: <DangerZoneTab /> });
 
-  return <RoutedTabs aria-label="Settings" tabs={tabs} />;
+  return (
+    <>
+      <EmailVerificationBanner me={user} />
+      <RoutedTabs aria-label="Settings" tabs={tabs} />
+    </>
+  );
 }
 
 /** /settings: a lazy chunk behind RequireAuth, its tabs each at their own URL. */

@@ -49,6 +49,7 @@ const SUPERUSER: UserMe = {
   full_name: 'Admin',
   is_active: true,
   is_superuser: true,
+  email_verified: true,
   created_at: '2026-11-01T10:00:00.000Z',
   roles: [],
 };

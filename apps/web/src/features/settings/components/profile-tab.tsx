@@ -2,6 +2,7 @@
 import '../../../lib/zod-jitless.js';
 import {
   EmailSchema,
+  emailVerificationMessages,
   ErrorCode,
   PROFILE_FULL_NAME_MAX_LENGTH,
   userMessages,
@@ -13,6 +14,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
@@ -21,6 +23,7 @@ import { fieldProps } from '../../../components/form-field.js';
 import { LoadingButton } from '../../../components/loading-button.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
+import { emailVerificationKeys, emailVerificationStatusQueryOptions } from '../api/email-verification.js';
 import { useUpdateProfile } from '../api/update-profile.js';
 
 export const FULL_NAME_TOO_LONG = `Full name must be at most ${PROFILE_FULL_NAME_MAX_LENGTH} characters`;
@@ -57,8 +60,14 @@ export function ProfileTab({ me }: { me: UserMe }) {
             </Typography>
             <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
               {me.email}
+              {me.email_verified ? undefined : (
+                <Typography component="span" variant="body2" color="warning.main" sx={{ ml: 1 }}>
+                  (not verified)
+                </Typography>
+              )}
             </Typography>
           </Box>
+          <PendingEmailNote />
           <Box>
             <Button variant="contained" onClick={() => setEditing(true)}>
               Edit
@@ -70,9 +79,18 @@ export function ProfileTab({ me }: { me: UserMe }) {
   );
 }
 
+/** A new address waiting for its link (VERIFY-6): the account keeps the old one until it is followed. */
+function PendingEmailNote() {
+  const status = useQuery(emailVerificationStatusQueryOptions());
+  const pending = status.data?.pending_email;
+  if (!pending) return null;
+  return <Alert severity="info">{`${emailVerificationMessages.changePending} Waiting for: ${pending}`}</Alert>;
+}
+
 function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
   const [formError, setFormError] = useState<string>();
   const update = useUpdateProfile();
+  const queryClient = useQueryClient();
   const defaults: ProfileFormValues = { full_name: me.full_name ?? '', email: me.email };
   const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
     mode: 'onBlur',
@@ -86,7 +104,10 @@ function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
   const onSubmit = form.handleSubmit(async ({ full_name, email }) => {
     setFormError(undefined);
     try {
+      const emailChanged = email !== me.email;
       await update.mutateAsync({ full_name: full_name === '' ? null : full_name, email });
+      // The new address takes effect only once its link is followed: the view then shows it waiting.
+      if (emailChanged) await queryClient.invalidateQueries({ queryKey: emailVerificationKeys.all });
       showToast('Profile updated successfully', 'success');
       onDone();
     } catch (error) {

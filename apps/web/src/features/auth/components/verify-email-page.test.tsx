@@ -1,0 +1,60 @@
+import { emailVerificationMessages } from '@dataplatform/contract';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../../../lib/session.js';
+import { resetSignedInState } from '../../../test/signed-in.js';
+import { VerifyEmailPage } from './verify-email-page.js';
+
+/** The page reads the token from the real address bar, as a link from a mail opens it. */
+function openLink(search: string) {
+  window.history.replaceState(null, '', `/verify-email${search}`);
+  render(
+    <MemoryRouter>
+      <VerifyEmailPage />
+    </MemoryRouter>,
+  );
+}
+
+describe('VerifyEmailPage', () => {
+  afterEach(() => {
+    resetSignedInState();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('sends the token once, takes it out of the address, and says the address is verified', async () => {
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      expect(url).toBe('/api/v1/verify-email/');
+      bodies.push(JSON.parse(init.body as string));
+      return Response.json({ message: emailVerificationMessages.verified, email: 'a@example.com', changed: false });
+    });
+    openLink('?token=the-token');
+    expect(screen.getByRole('heading', { name: 'Verify E-mail' })).toBeVisible();
+    expect(await screen.findByText(emailVerificationMessages.verified)).toBeVisible();
+    expect(bodies).toEqual([{ token: 'the-token' }]);
+    expect(window.location.search).toBe('');
+    expect(screen.getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
+  });
+
+  it("shows the server's refusal of a used link, and points a signed-in person to the settings", async () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
+    vi.stubGlobal('fetch', async () =>
+      Response.json(
+        { detail: emailVerificationMessages.invalidToken, code: 'invalid_verification_token' },
+        { status: 400 },
+      ),
+    );
+    openLink('?token=used');
+    expect(await screen.findByRole('alert')).toHaveTextContent(emailVerificationMessages.invalidToken);
+    expect(screen.getByRole('link', { name: 'Go to your settings' })).toHaveAttribute('href', '/settings/profile');
+  });
+
+  it('refuses a link without a token without calling the server', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    openLink('');
+    expect(screen.getByRole('alert')).toHaveTextContent(emailVerificationMessages.invalidToken);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
