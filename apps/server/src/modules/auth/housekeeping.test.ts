@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClock, createTestContext, createUser, type TestContext } from '../../../test/harness.js';
-import { passwordResetTokens, sessions } from '../../db/schema/index.js';
+import { emailVerificationTokens, passwordResetTokens, sessions } from '../../db/schema/index.js';
 import { DEAD_CREDENTIALS_RETENTION_MS, purgeDeadCredentials } from './housekeeping.js';
 
 describe('credentials housekeeping', () => {
@@ -15,24 +15,31 @@ describe('credentials housekeeping', () => {
   async function counts() {
     const [s] = await ctx.database.db.select({ n: count() }).from(sessions);
     const [t] = await ctx.database.db.select({ n: count() }).from(passwordResetTokens);
-    return { sessions: s?.n, tokens: t?.n };
+    const [v] = await ctx.database.db.select({ n: count() }).from(emailVerificationTokens);
+    return { sessions: s?.n, tokens: t?.n, verificationLinks: v?.n };
   }
 
   it('keeps live and recently dead credentials, deletes those dead past the retention', async () => {
     const user = await createUser(ctx);
     await ctx.app.inject({ method: 'POST', url: `/api/v1/password-recovery/${user.email}` });
     await ctx.app.inject({ method: 'POST', url: '/api/v1/logout', headers: user.headers });
-    await createUser(ctx);
-    expect(await counts()).toEqual({ sessions: 2, tokens: 1 });
+    const unverified = await createUser(ctx, { verified: false });
+    const resend = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/me/email-verification',
+      headers: unverified.headers,
+    });
+    expect(resend.statusCode).toBe(200);
+    expect(await counts()).toEqual({ sessions: 2, tokens: 1, verificationLinks: 1 });
 
     await purgeDeadCredentials(ctx.database.db, clock);
-    expect(await counts()).toEqual({ sessions: 2, tokens: 1 });
+    expect(await counts()).toEqual({ sessions: 2, tokens: 1, verificationLinks: 1 });
 
-    // Past the retention every credential made above is dead (sessions last an hour, links 60 min).
-    clock.advance(DEAD_CREDENTIALS_RETENTION_MS + 2 * 60 * 60 * 1000);
+    // Past the retention every credential made above is dead (sessions last an hour, reset links 60 min, verification links 24 h).
+    clock.advance(DEAD_CREDENTIALS_RETENTION_MS + 2 * 24 * 60 * 60 * 1000);
     const fresh = await createUser(ctx);
     await purgeDeadCredentials(ctx.database.db, clock);
-    expect(await counts()).toEqual({ sessions: 1, tokens: 0 });
+    expect(await counts()).toEqual({ sessions: 1, tokens: 0, verificationLinks: 0 });
     const me = await ctx.app.inject({ url: '/api/v1/users/me', headers: fresh.headers });
     expect(me.statusCode).toBe(200);
   });
