@@ -21,11 +21,11 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /**
- * A client address from the documentation range (RFC 5737) for one API login: the server trusts the
- * proxy header in the specs, so each login counts against a limit of its own, as separate people's
- * would. Only a header: nothing is sent to that address.
+ * A client address from the documentation range (RFC 5737) for one API login or one browser: the
+ * server trusts the proxy header in the specs, so each counts against limits of its own, as separate
+ * people's would. Only a header: nothing is sent to that address.
  */
-function documentationAddress(): string {
+export function documentationAddress(): string {
   return `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
 }
 

@@ -11,6 +11,7 @@ import { connectRedis } from './lib/redis.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
+import { sessionsRoutes } from './modules/auth/sessions.routes.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
 import { paymentMethodsRoutes } from './modules/billing/payment-methods.routes.js';
 import { plansRoutes } from './modules/billing/plans.routes.js';
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(twoFactorRoutes, { twoFactor: services.twoFactor, config });
       await api.register(usersRoutes, { users: services.users, config });
       await api.register(emailVerificationRoutes, { verification: services.emailVerification, config });
+      await api.register(sessionsRoutes, { sessions: services.sessions });
       await api.register(authzRoutes, { authz: services.authz });
       await api.register(auditRoutes, { audit: services.audit });
       await api.register(filesRoutes, { files: services.files });

@@ -36,6 +36,12 @@ export const AUDIT_ACTIONS = {
   ssoConnectionDelete: 'sso_connection.delete',
   ssoSignIn: 'sso.sign_in',
   ssoLink: 'sso.link',
+  /** A user signed one of their own sessions out, or an admin signed out one of someone's (decision 027). */
+  sessionRevoke: 'session.revoke',
+  /** A user signed out every session but the one they asked from. */
+  sessionsRevokeOthers: 'session.revoke_others',
+  /** A superuser signed a user out everywhere. */
+  sessionsRevokeAll: 'session.revoke_all',
 } as const;
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
@@ -48,6 +54,7 @@ export const AUDIT_TARGET_TYPES = {
   tenant: 'tenant',
   contactSubmission: 'contact_submission',
   ssoConnection: 'sso_connection',
+  session: 'session',
 } as const;
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());

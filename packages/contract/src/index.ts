@@ -5,6 +5,7 @@ export * from './auth.js';
 export * from './two-factor.js';
 export * from './users.js';
 export * from './email-verification.js';
+export * from './sessions.js';
 export * from './permissions.js';
 export * from './contact.js';
 export * from './authz.js';

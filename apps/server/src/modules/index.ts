@@ -113,7 +113,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
   // Superusers hold every permission; others those of their roles, looked up per request.
   const { hasPermission } = authz;
 
-  const sessions = createSessionService({ db, config, clock });
+  const sessions = createSessionService({ db, config, clock, audit, wakeMailer });
   const credentials = createCredentials({ clock, sessions });
   const billing = createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
   const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });

@@ -60,6 +60,10 @@ const SIGNED_IN_OPERATIONS = new Set([
   'POST /api/v1/users/me/two-factor/setup',
   'POST /api/v1/users/me/two-factor/confirm',
   'POST /api/v1/users/me/two-factor/disable',
+  // Own sessions only: the service reads and revokes by (session id, caller), another's id is a 404.
+  'GET /api/v1/users/me/sessions',
+  'DELETE /api/v1/users/me/sessions/{session_id}',
+  'POST /api/v1/users/me/sessions/revoke-others',
   'GET /api/v1/users/me/tenants',
   // Needs X-Tenant-ID naming a tenant the caller belongs to; the tenant-context plugin checks that.
   'GET /api/v1/tenants/current/tables',
@@ -108,6 +112,8 @@ const RESOURCE_SCOPED: Record<string, { grant: Grant; why: string }> = {
  * in. A route declared so and not listed here fails.
  */
 const SUPERUSER_OPERATIONS = new Set([
+  // Signing someone out everywhere (decision 027).
+  'POST /api/v1/users/{user_id}/sessions/revoke',
   'GET /api/v1/sso/connections',
   'POST /api/v1/sso/connections',
   'PUT /api/v1/sso/connections/{connection_id}',

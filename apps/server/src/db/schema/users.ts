@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, timestamptz } from './columns.js';
 
 export const users = pgTable(
@@ -43,8 +43,28 @@ export const sessions = pgTable(
     revokedAt: timestamptz('revoked_at'),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    // When a request last used the session: written at login, then at most once per
+    // SESSION_LAST_SEEN_INTERVAL_MINUTES (decision 027), never on every request.
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/**
+ * The (address, user agent) pairs an account has signed in from, as a SHA-256 digest of the two: a
+ * sign-in from a pair not in here mails the owner (decision 027). Outlives the sessions themselves,
+ * which housekeeping deletes once dead.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    firstSeenAt: timestamptz('first_seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
 );
 
 /** Reset tokens are stored as SHA-256 digests: a database leak does not hand out live links. */

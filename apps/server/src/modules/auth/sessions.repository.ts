@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { roles, sessions, userRoles, users } from '../../db/schema/index.js';
+import { knownDevices, roles, sessions, userRoles, users } from '../../db/schema/index.js';
 import type { UserRow } from '../users/users.service.js';
 
 export type { UserRow };
@@ -12,12 +12,19 @@ export function prepareInsertSession(db: DbOrTx) {
     .values({
       userId: sql.placeholder('userId'),
       expiresAt: sql.placeholder('expiresAt'),
+      lastSeenAt: sql.placeholder('lastSeenAt'),
       ip: sql.placeholder('ip'),
       userAgent: sql.placeholder('userAgent'),
     })
     .returning({ id: sessions.id })
     .prepare('insert_session');
-  return async (values: { userId: string; expiresAt: Date; ip: string | null; userAgent: string | null }) => {
+  return async (values: {
+    userId: string;
+    expiresAt: Date;
+    lastSeenAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  }) => {
     const [row] = await statement.execute(values);
     return row!.id;
   };
@@ -27,6 +34,8 @@ export interface LiveSession {
   user: UserRow;
   /** Names of the user's roles, sorted (the settings area shows a download per `download_*` role). */
   roleNames: string[];
+  /** When a request last used the session, to the precision decision 027 keeps it at. */
+  lastSeenAt: Date;
 }
 
 /**
@@ -40,7 +49,7 @@ export function prepareFindLiveSession(db: DbOrTx) {
     from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
     where ${userRoles.userId} = ${users.id}), '{}')`;
   const statement = db
-    .select({ user: users, roleNames })
+    .select({ user: users, roleNames, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -58,6 +67,100 @@ export function prepareFindLiveSession(db: DbOrTx) {
   };
 }
 
+/**
+ * Marks a session seen at `now` unless it was marked after `staleBefore`: the condition makes a
+ * burst of requests (on any number of instances) write once, not once each.
+ */
+export function prepareTouchSession(db: DbOrTx) {
+  const statement = db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        lt(sessions.lastSeenAt, sql`${sql.placeholder('staleBefore')}::timestamptz`),
+      ),
+    )
+    .prepare('touch_session');
+  return async (sessionId: string, now: Date, staleBefore: Date): Promise<void> => {
+    await statement.execute({ sessionId, now: now.toISOString(), staleBefore: staleBefore.toISOString() });
+  };
+}
+
+export interface SessionRow {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A user's sessions that can still authenticate, the most recently used first. */
+export async function listLiveSessions(db: DbOrTx, userId: string, now: Date): Promise<SessionRow[]> {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      ip: sessions.ip,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+}
+
+/**
+ * Revokes one live session of `userId`; answers it (as it was) or undefined when that user has no
+ * such live session, so someone else's id and an unknown one look the same.
+ */
+export async function revokeOwnSession(
+  db: DbOrTx,
+  userId: string,
+  sessionId: string,
+  now: Date,
+): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .returning({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      ip: sessions.ip,
+      userAgent: sessions.userAgent,
+    });
+  return row;
+}
+
+/**
+ * Records that `userId` signed in from the device `deviceHash`; answers whether that is new (and
+ * the account had signed in from another device before). One statement, so two sign-ins racing
+ * from one new device find it new once.
+ */
+export async function rememberDevice(db: DbOrTx, userId: string, deviceHash: string, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insert(knownDevices)
+    .values({ userId, deviceHash, firstSeenAt: now })
+    .onConflictDoNothing()
+    .returning({ deviceHash: knownDevices.deviceHash });
+  if (inserted.length === 0) return false;
+  const [other] = await db
+    .select({ deviceHash: knownDevices.deviceHash })
+    .from(knownDevices)
+    .where(and(eq(knownDevices.userId, userId), ne(knownDevices.deviceHash, deviceHash)))
+    .limit(1);
+  return other !== undefined;
+}
+
 export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
   await db
     .update(sessions)
@@ -65,14 +168,21 @@ export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): P
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Revokes every live session of a user, optionally keeping the one making the request. */
-export async function revokeUserSessions(db: DbOrTx, userId: string, now: Date, keepSessionId?: string): Promise<void> {
-  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+/** Revokes every live session of a user, optionally keeping the one making the request; answers how many. */
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: string,
+  now: Date,
+  keepSessionId?: string,
+): Promise<number> {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)];
   if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
-  await db
+  const revoked = await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(...conditions));
+    .where(and(...conditions))
+    .returning({ id: sessions.id });
+  return revoked.length;
 }
 
 /** Housekeeping: sessions that can no longer authenticate anyone. */

@@ -7,6 +7,7 @@ export {
   emailChangedMail,
   emailChangeVerificationMail,
   emailVerificationMail,
+  newSignInMail,
   passwordRecoveryMail,
   PRODUCT_NAME,
   signupWithExistingAccountMail,

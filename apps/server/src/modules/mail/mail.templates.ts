@@ -200,3 +200,32 @@ export function twoFactorChangedMail(
   ];
   return { to, subject, text: `${lines.join('\n\n')}\n`, html: layout(subject, lines) };
 }
+
+/**
+ * Sent when an account signs in from an address and browser it has not used before (decision 027):
+ * when, from where, with what, and how to end that session if it was not the owner.
+ */
+export function newSignInMail(
+  to: string,
+  signIn: { at: Date; ip: string | null; device: string | null; securityLink: string },
+): OutgoingMail {
+  const subject = `${PRODUCT_NAME} - New sign-in to your account`;
+  const when = `${signIn.at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const details = [
+    `Time: ${when}`,
+    `Address: ${signIn.ip ?? 'unknown'}`,
+    `Browser: ${signIn.device ?? 'unknown browser'}`,
+  ];
+  const lines = [
+    `Your account ${to} was just signed in to from a browser or address it has not used before.`,
+    ...details,
+    'If this was you, there is nothing to do.',
+    'If it was not you, open Settings, then Security, and choose "Sign out" next to that session (or "Sign out all other sessions"), then change your password.',
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join('\n\n')}\n\nYour sessions: ${signIn.securityLink}\n`,
+    html: layout(subject, lines, { label: 'Review your sessions', href: signIn.securityLink }),
+  };
+}

@@ -1,4 +1,4 @@
-import type { UserCreate, UserPublic, UsersPublic, UserUpdate } from '@dataplatform/contract';
+import type { SessionsRevoked, UserCreate, UserPublic, UsersPublic, UserUpdate } from '@dataplatform/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -93,5 +93,21 @@ export function useDeleteUser() {
       showToast('User deleted successfully', 'success');
       await queryClient.invalidateQueries({ queryKey: usersKeys.all });
     },
+  });
+}
+
+/** `POST /users/{user_id}/sessions/revoke` (superusers): every session of the user ends at once. */
+export function signOutUserEverywhere(id: string): Promise<SessionsRevoked> {
+  return apiRequest<SessionsRevoked>({ method: 'POST', path: `/users/${id}/sessions/revoke`, admin: true });
+}
+
+export function useSignOutUserEverywhere() {
+  return useMutation({
+    mutationFn: (user: Pick<UserPublic, 'id' | 'email'>) => signOutUserEverywhere(user.id),
+    onSuccess: ({ revoked }, user) =>
+      showToast(
+        `${user.email} is signed out everywhere (${revoked === 1 ? '1 session' : `${revoked} sessions`} ended)`,
+        'success',
+      ),
   });
 }

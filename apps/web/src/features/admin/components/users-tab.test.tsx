@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { UsersTab } from './users-tab.js';
 
@@ -45,6 +46,7 @@ function renderTab() {
   return render(
     <QueryClientProvider client={client}>
       <UsersTab />
+      <Toaster />
     </QueryClientProvider>,
   );
 }
@@ -109,5 +111,23 @@ describe('UsersTab', () => {
     await userEvent.type(within(dialog).getByLabelText(/^Password/), 'long-enough-1');
     expect(create).toBeEnabled();
     expect(within(dialog).queryByText('Email and password are required')).not.toBeInTheDocument();
+  });
+
+  it('signs a user out everywhere after asking, and says how many sessions ended', async () => {
+    const calls: string[] = [];
+    const all = [user(1), user(2)];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      calls.push(`${init.method ?? 'GET'} ${url.split('?')[0]}`);
+      if (url.includes('/sessions/revoke')) return Response.json({ revoked: 3 });
+      return Response.json({ data: all, count: all.length });
+    });
+    renderTab();
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out user person2@example.com everywhere' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Everywhere' });
+    expect(dialog).toHaveTextContent('Sign "person2@example.com" out of every browser?');
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('person2@example.com is signed out everywhere (3 sessions ended)')).toBeVisible();
+    expect(calls).toContain(`POST /api/v1/users/${user(2).id}/sessions/revoke`);
   });
 });

@@ -1,6 +1,7 @@
 import type { UserPublic } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import LogoutIcon from '@mui/icons-material/Logout';
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -17,7 +18,14 @@ import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
 import { getStoredUser } from '../../../lib/session.js';
-import { USERS_PAGE_SIZE, useCreateUser, useDeleteUser, useUpdateUser, usersQueryOptions } from '../api/users.js';
+import {
+  USERS_PAGE_SIZE,
+  useCreateUser,
+  useDeleteUser,
+  useSignOutUserEverywhere,
+  useUpdateUser,
+  usersQueryOptions,
+} from '../api/users.js';
 import {
   UserCreateFormSchema,
   UserEditFormSchema,
@@ -61,7 +69,9 @@ export function UsersTab() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserPublic>();
   const [deleting, setDeleting] = useState<UserPublic>();
+  const [signingOut, setSigningOut] = useState<UserPublic>();
   const createUser = useCreateUser();
+  const signOutEverywhere = useSignOutUserEverywhere();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
 
@@ -165,6 +175,11 @@ export function UsersTab() {
                   <EditIcon fontSize="small" />
                 </IconButton>
               </Tooltip>
+              <Tooltip title={`Sign out ${user.email} everywhere`}>
+                <IconButton aria-label={`Sign out user ${user.email} everywhere`} onClick={() => setSigningOut(user)}>
+                  <LogoutIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
               {self ? (
                 <ProtectedActionButton
                   label={`Delete user ${user.email}`}
@@ -251,6 +266,22 @@ export function UsersTab() {
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={signingOut !== undefined}
+        title="Sign Out Everywhere"
+        confirmLabel="Sign out"
+        loading={signOutEverywhere.isPending}
+        onConfirm={() => {
+          if (!signingOut) return;
+          signOutEverywhere.mutate(signingOut, { onSettled: () => setSigningOut(undefined) });
+        }}
+        onClose={() => setSigningOut(undefined)}
+      >
+        {signingOut?.id === ownId
+          ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
+          : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
       </ConfirmDialog>
     </TabBody>
   );

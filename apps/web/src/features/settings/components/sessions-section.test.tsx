@@ -1,0 +1,112 @@
+import { sessionMessages, type AccountSession } from '@dataplatform/contract';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { theme } from '../../../app/theme.js';
+import { Toaster } from '../../../components/toaster.js';
+import { STORAGE_KEYS } from '../../../lib/session.js';
+import { resetSignedInState } from '../../../test/signed-in.js';
+import { SessionsSection } from './sessions-section.js';
+
+function session(id: number, overrides: Partial<AccountSession> = {}): AccountSession {
+  return {
+    id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    created_at: '2026-11-20T09:00:00.000Z',
+    last_seen_at: '2026-11-24T09:00:00.000Z',
+    ip: `198.51.100.${id}`,
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0',
+    device: 'Chrome 156 on Linux',
+    current: false,
+    ...overrides,
+  };
+}
+
+/** A server holding the caller's sessions; DELETE and revoke-others change them as the API does. */
+function fakeServer(sessions: AccountSession[], options: { failList?: boolean } = {}) {
+  const calls: string[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    calls.push(`${method} ${url}`);
+    if (method === 'GET' && url === '/api/v1/users/me/sessions') {
+      if (options.failList) return Response.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 });
+      return Response.json({ data: sessions });
+    }
+    if (method === 'DELETE') {
+      const id = url.split('/').pop();
+      sessions.splice(
+        sessions.findIndex((s) => s.id === id),
+        1,
+      );
+      return new Response(null, { status: 204 });
+    }
+    if (url === '/api/v1/users/me/sessions/revoke-others') {
+      const revoked = sessions.filter((s) => !s.current).length;
+      sessions.splice(0, sessions.length, ...sessions.filter((s) => s.current));
+      return Response.json({ revoked });
+    }
+    return Response.json({ detail: 'Not Found', code: 'not_found' }, { status: 404 });
+  });
+  return calls;
+}
+
+function renderSection() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <ThemeProvider theme={theme}>
+      <QueryClientProvider client={client}>
+        <SessionsSection />
+        <Toaster />
+      </QueryClientProvider>
+    </ThemeProvider>,
+  );
+}
+
+describe('SessionsSection', () => {
+  beforeEach(() => localStorage.setItem(STORAGE_KEYS.accessToken, 'token'));
+  afterEach(resetSignedInState);
+
+  it('lists the sessions with their details, this device marked and without a Sign out of its own', async () => {
+    fakeServer([session(1, { current: true, device: 'Firefox 140 on Windows 10' }), session(2)]);
+    renderSection();
+    expect(screen.getByText('Loading your sessions...')).toBeVisible();
+    const list = await screen.findByRole('list', { name: 'Active sessions' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByText('This device')).toBeVisible();
+    expect(within(items[0]!).queryByRole('button', { name: /Sign out/ })).not.toBeInTheDocument();
+    expect(within(items[1]!).getByText('198.51.100.2')).toBeVisible();
+    expect(within(items[1]!).getByText('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')).toBeVisible();
+    expect(within(items[1]!).getByRole('button', { name: /^Sign out Chrome 156 on Linux/ })).toBeVisible();
+  });
+
+  it('signs out another session after asking', async () => {
+    const calls = fakeServer([session(1, { current: true }), session(2)]);
+    renderSection();
+    await userEvent.click(await screen.findByRole('button', { name: /^Sign out Chrome 156 on Linux/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Session' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('Session signed out')).toBeVisible();
+    expect(calls).toContain(`DELETE /api/v1/users/me/sessions/${session(2).id}`);
+    expect(await screen.findByText(sessionMessages.noOtherSessions)).toBeVisible();
+  });
+
+  it('signs out all the others at once, and then has none to sign out', async () => {
+    fakeServer([session(1, { current: true }), session(2), session(3)]);
+    renderSection();
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out all other sessions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Other Sessions' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out all' }));
+    expect(await screen.findByText('Signed out 2 other sessions')).toBeVisible();
+    expect(await screen.findByText(sessionMessages.noOtherSessions)).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Sign out all other sessions' })).toBeDisabled();
+  });
+
+  it('says when the list cannot be loaded, with a way to try again', async () => {
+    fakeServer([], { failList: true });
+    renderSection();
+    expect(await screen.findByText(sessionMessages.sessionsLoadFailed)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
+  });
+});
