@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { emailVerificationTokens } from '../../db/schema/index.js';
+import { emailVerificationTokens, users } from '../../db/schema/index.js';
 
 export type VerificationPurpose = (typeof emailVerificationTokens.$inferSelect)['purpose'];
 
@@ -12,6 +12,31 @@ export async function replaceVerificationToken(
 ): Promise<void> {
   await invalidateVerificationTokens(db, values.userId, now);
   await db.insert(emailVerificationTokens).values(values);
+}
+
+/**
+ * Sign-up's one statement: the account and its first verification link, or nothing at all when the
+ * address is already registered (answers whether the account was made). A registered address costs
+ * the same statement as a new one, so the sign-up's timing does not tell which addresses have
+ * accounts (decision 003).
+ */
+export async function insertUserWithVerificationLink(
+  db: DbOrTx,
+  user: { email: string; hashedPassword: string; fullName: string | null },
+  link: { tokenHash: string; expiresAt: Date },
+): Promise<boolean> {
+  const result = (await db.execute(sql`
+    with new_user as (
+      insert into ${users} (${sql.identifier(users.email.name)}, ${sql.identifier(users.hashedPassword.name)},
+        ${sql.identifier(users.fullName.name)})
+      values (${user.email}, ${user.hashedPassword}, ${user.fullName})
+      on conflict (${sql.identifier(users.email.name)}) do nothing
+      returning id
+    )
+    insert into ${emailVerificationTokens} (user_id, purpose, email, token_hash, expires_at)
+    select id, 'verify', ${user.email}, ${link.tokenHash}, ${link.expiresAt.toISOString()}::timestamptz from new_user
+    returning user_id`)) as { rows: unknown[] };
+  return result.rows.length > 0;
 }
 
 /** Marks a live link used and answers what it was for; undefined for an unknown, used or expired one. */

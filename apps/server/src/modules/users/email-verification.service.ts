@@ -51,6 +51,17 @@ export function createEmailVerificationService(deps: {
 }) {
   const { db, config, clock, audit, wakeMailer } = deps;
 
+  /** A new token, its digest and expiry, and the link carrying it: nothing stored yet. */
+  function newLink(): { token: string; tokenHash: string; expiresAt: Date; link: string } {
+    const token = generateToken();
+    return {
+      token,
+      tokenHash: sha256(token),
+      expiresAt: addMinutes(clock.now(), TTL_MINUTES),
+      link: verificationLink(config, token),
+    };
+  }
+
   /** A fresh link for `email`, its digest stored in the caller's transaction; answers the link and its expiry. */
   async function issueLink(
     tx: DbOrTx,
@@ -58,11 +69,9 @@ export function createEmailVerificationService(deps: {
     purpose: VerificationPurpose,
     email: string,
   ): Promise<{ link: string; expiresAt: Date }> {
-    const token = generateToken();
-    const now = clock.now();
-    const expiresAt = addMinutes(now, TTL_MINUTES);
-    await replaceVerificationToken(tx, { userId, purpose, email, tokenHash: sha256(token), expiresAt }, now);
-    return { link: verificationLink(config, token), expiresAt };
+    const { tokenHash, expiresAt, link } = newLink();
+    await replaceVerificationToken(tx, { userId, purpose, email, tokenHash, expiresAt }, clock.now());
+    return { link, expiresAt };
   }
 
   /** Mails `email` a link that moves the account to it; the account keeps its address meanwhile. */
@@ -85,6 +94,7 @@ export function createEmailVerificationService(deps: {
   }
 
   return {
+    newLink,
     issueLink,
     requestChange,
     addressReplaced,

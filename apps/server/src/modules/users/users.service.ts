@@ -25,6 +25,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
 import type { SessionService } from '../auth/sessions.service.js';
 import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
+import { insertUserWithVerificationLink } from './email-verification.repository.js';
 import type { EmailVerificationService } from './email-verification.service.js';
 import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
 import {
@@ -52,7 +53,7 @@ export function createUsersService(deps: {
   hasPermission: HasPermission;
   audit: AuditService;
   /** Links that verify addresses: sign-up mails one, and a new address waits for its own (decision 029). */
-  verification: Pick<EmailVerificationService, 'issueLink' | 'requestChange' | 'addressReplaced'>;
+  verification: Pick<EmailVerificationService, 'newLink' | 'requestChange' | 'addressReplaced'>;
   /**
    * Auth's part of a password change, in the same transaction: revokes the user's sessions (all, or
    * all but `keepSessionId`) and outstanding reset links.
@@ -121,24 +122,23 @@ export function createUsersService(deps: {
       const hashedPassword = await hashPassword(body.password);
       const loginLink = `${config.frontendHost}/login`;
       const existingMail = signupWithExistingAccountMail(body.email, `${config.frontendHost}/recover-password`);
-      try {
-        await db.transaction(async (tx) => {
-          if (await findUserByEmail(tx, body.email)) {
-            await enqueueMail(tx, existingMail);
-            return;
-          }
-          const row = await insertUser(tx, { email: body.email, hashedPassword, fullName: body.full_name });
-          const { link } = await verification.issueLink(tx, row.id, 'verify', row.email);
-          await enqueueMail(
-            tx,
-            welcomeMail(body.email, body.full_name, { verify: link, login: loginLink }, EMAIL_VERIFICATION_TTL_HOURS),
-          );
-        });
-      } catch (error) {
-        // Two sign-ups for one address raced: the loser is told the same as everyone else.
-        if (!isUniqueViolation(error)) throw error;
-        await db.transaction((tx) => enqueueMail(tx, existingMail));
-      }
+      const { link, tokenHash, expiresAt } = verification.newLink();
+      // The same single statement for a new and a registered address (which it leaves alone), then
+      // one mail either way: neither the answer nor its timing tells them apart (decision 003). A
+      // sign-up racing another for the same address waits for it, then finds the address taken.
+      await db.transaction(async (tx) => {
+        const created = await insertUserWithVerificationLink(
+          tx,
+          { email: body.email, hashedPassword, fullName: body.full_name },
+          { tokenHash, expiresAt },
+        );
+        await enqueueMail(
+          tx,
+          created
+            ? welcomeMail(body.email, body.full_name, { verify: link, login: loginLink }, EMAIL_VERIFICATION_TTL_HOURS)
+            : existingMail,
+        );
+      });
       wakeMailer();
     },
 
