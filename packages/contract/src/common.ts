@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCode, ErrorCodeSchema } from './errors.js';
+import { ERROR_STATUS, ErrorCode } from './errors.js';
 
 /** Page size bounds shared by every paged collection (`skip`/`limit`). */
 export const PAGE_LIMIT_DEFAULT = 100;
@@ -34,6 +34,11 @@ export type Message = z.infer<typeof MessageSchema>;
  * FastAPI-shaped error with a single human-readable text, and the stable `code` clients branch on
  * (see ERROR_STATUS for the status each code comes with).
  */
+/** Named in the OpenAPI document (`#/components/schemas/ErrorCode`), so generated clients get one type. */
+export const ErrorCodeSchema = z
+  .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+  .meta({ id: 'ErrorCode', description: 'Why the request failed; the status it comes with never changes.' });
+
 export const HttpErrorSchema = z.object({ detail: z.string(), code: ErrorCodeSchema }).meta({ id: 'HttpError' });
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type HttpError = z.infer<typeof HttpErrorSchema>;

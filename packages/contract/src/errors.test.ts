@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpErrorSchema, ValidationErrorSchema } from './common.js';
-import { ERROR_STATUS, ErrorCode, ErrorCodeSchema, isErrorCode } from './errors.js';
+import { ErrorCodeSchema } from './common.js';
+import { ERROR_STATUS, ErrorCode, isErrorCode } from './errors.js';
 
 describe('error codes', () => {
   it('are snake_case and come with a 4xx or 5xx status', () => {

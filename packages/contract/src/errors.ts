@@ -1,4 +1,7 @@
-import { z } from 'zod';
+/*
+ * No zod here: the web app's boot chunk reads these codes, and must not carry zod for it
+ * (ErrorCodeSchema lives in common.ts with the other schemas).
+ */
 
 /**
  * Every error answer's machine-readable `code`, with the HTTP status it always comes with: the one
@@ -91,11 +94,6 @@ export const ErrorCode = Object.fromEntries(Object.keys(ERROR_STATUS).map((code)
 export type ErrorCodeOfStatus<Status extends number> = {
   [Code in ErrorCode]: (typeof ERROR_STATUS)[Code] extends Status ? Code : never;
 }[ErrorCode];
-
-/** Named in the OpenAPI document (`#/components/schemas/ErrorCode`), so generated clients get one type. */
-export const ErrorCodeSchema = z
-  .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
-  .meta({ id: 'ErrorCode', description: 'Why the request failed; the status it comes with never changes.' });
 
 /** Whether `value` is one of the codes above (an answer from another server or proxy may carry none). */
 export function isErrorCode(value: unknown): value is ErrorCode {

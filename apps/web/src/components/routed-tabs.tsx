@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { useId, type ReactNode } from 'react';
+import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 
@@ -12,6 +13,23 @@ export interface RoutedTab {
   element: ReactNode;
   /** The route stays (its screen explains itself) but no tab is shown for it. */
   hidden?: boolean;
+}
+
+/**
+ * A tab's screen in a chunk of its own, loaded when the tab is first shown: an area's first load
+ * carries only the tab it opens on (issue 15's page budget).
+ */
+export function lazyTab<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+function TabLoading() {
+  return (
+    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+      <CircularProgress size={20} aria-hidden="true" />
+      Loading...
+    </Box>
+  );
 }
 
 export interface RoutedTabsProps {
@@ -63,13 +81,15 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
         id={`${idPrefix}-panel`}
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
       >
-        <Routes>
-          <Route index element={<Navigate to={`${base}/${first}`} replace />} />
-          {entries.map((tab) => (
-            <Route key={tab.segment} path={tab.segment} element={tab.element} />
-          ))}
-          <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
-        </Routes>
+        <Suspense fallback={<TabLoading />}>
+          <Routes>
+            <Route index element={<Navigate to={`${base}/${first}`} replace />} />
+            {entries.map((tab) => (
+              <Route key={tab.segment} path={tab.segment} element={tab.element} />
+            ))}
+            <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
+          </Routes>
+        </Suspense>
       </Box>
     </>
   );

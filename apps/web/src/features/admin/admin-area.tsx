@@ -1,18 +1,23 @@
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
-import { RoutedTabs } from '../../components/routed-tabs.js';
+import { lazyTab, RoutedTabs } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
-import { AuditLogTab } from './components/audit-log-tab.js';
-import { ContactsTab, ContactsTabLabel } from './components/contacts-tab.js';
-import { PermissionsTab } from './components/permissions-tab.js';
-import { RolePermissionsTab } from './components/role-permissions-tab.js';
-import { RolesTab } from './components/roles-tab.js';
-import { SsoTab } from './components/sso-tab.js';
-import { TenantsTab } from './components/tenants-tab.js';
-import { UserRolesTab } from './components/user-roles-tab.js';
-import { UsersTab } from './components/users-tab.js';
+import { ContactsTabLabel } from './components/contacts-tab-label.js';
+
+// Each tab in a chunk of its own (lazyTab): the first load carries only the tab it opens on.
+const UsersTab = lazyTab(() => import('./components/users-tab.js').then((m) => m.UsersTab));
+const RolesTab = lazyTab(() => import('./components/roles-tab.js').then((m) => m.RolesTab));
+const PermissionsTab = lazyTab(() => import('./components/permissions-tab.js').then((m) => m.PermissionsTab));
+const UserRolesTab = lazyTab(() => import('./components/user-roles-tab.js').then((m) => m.UserRolesTab));
+const RolePermissionsTab = lazyTab(() =>
+  import('./components/role-permissions-tab.js').then((m) => m.RolePermissionsTab),
+);
+const TenantsTab = lazyTab(() => import('./components/tenants-tab.js').then((m) => m.TenantsTab));
+const SsoTab = lazyTab(() => import('./components/sso-tab.js').then((m) => m.SsoTab));
+const ContactsTab = lazyTab(() => import('./components/contacts-tab.js').then((m) => m.ContactsTab));
+const AuditLogTab = lazyTab(() => import('./components/audit-log-tab.js').then((m) => m.AuditLogTab));
 
 /** /admin (ADM-LAYOUT-1): a lazy chunk behind RequireSuperuser; each tab has its own URL. */
 export function AdminArea() {

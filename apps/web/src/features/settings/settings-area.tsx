@@ -5,20 +5,24 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
-import { RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
+import { lazyTab, RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getStoredUser } from '../../lib/session.js';
 import { meQueryOptions } from './api/me.js';
-import { BillingHistoryTab } from './components/billing-history-tab.js';
-import { DangerZoneTab } from './components/danger-zone-tab.js';
-import { DownloadTab, downloadableFiles } from './components/download-tab.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
-import { PasswordTab } from './components/password-tab.js';
-import { PaymentMethodsTab } from './components/payment-methods-tab.js';
-import { PlansTab } from './components/plans-tab.js';
 import { ProfileTab } from './components/profile-tab.js';
-import { SecurityTab } from './components/security-tab.js';
+import { downloadableFiles } from './downloadable-files.js';
+
+// Each tab but the profile in a chunk of its own (lazyTab): the first load carries only the tab it
+// opens on.
+const PlansTab = lazyTab(() => import('./components/plans-tab.js').then((m) => m.PlansTab));
+const PaymentMethodsTab = lazyTab(() => import('./components/payment-methods-tab.js').then((m) => m.PaymentMethodsTab));
+const BillingHistoryTab = lazyTab(() => import('./components/billing-history-tab.js').then((m) => m.BillingHistoryTab));
+const PasswordTab = lazyTab(() => import('./components/password-tab.js').then((m) => m.PasswordTab));
+const SecurityTab = lazyTab(() => import('./components/security-tab.js').then((m) => m.SecurityTab));
+const DownloadTab = lazyTab(() => import('./components/download-tab.js').then((m) => m.DownloadTab));
+const DangerZoneTab = lazyTab(() => import('./components/danger-zone-tab.js').then((m) => m.DangerZoneTab));
 
 function SettingsTabs() {
   const me = useQuery(meQueryOptions());

@@ -15,7 +15,7 @@ import { DataTable, useServerPage, type DataTableColumn } from '../../../compone
 import { LoadingButton } from '../../../components/loading-button.js';
 import { formatDate, formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { contactsQueryOptions, unreadContactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
+import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
 
 const PAGE_SIZE = 10;
 
@@ -45,25 +45,6 @@ const STATUS_ACTIONS: readonly { status: ContactStatus; label: string; done: str
 
 function StatusChip({ status }: { status: ContactStatus }) {
   return <Chip size="small" label={STATUS_LABELS[status]} color={STATUS_COLORS[status]} variant="outlined" />;
-}
-
-/** The tab's label: "Contacts" and, when there are any, how many messages nobody has opened. */
-export function ContactsTabLabel() {
-  const unread = useQuery(unreadContactsQueryOptions()).data ?? 0;
-  return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
-      Contacts
-      {unread > 0 ? (
-        <Chip
-          component="span"
-          size="small"
-          color="primary"
-          label={`${unread} unread`}
-          sx={{ height: 20, fontSize: '0.75rem' }}
-        />
-      ) : undefined}
-    </Box>
-  );
 }
 
 /** A message nobody has opened reads in bold, as in a mail client. */

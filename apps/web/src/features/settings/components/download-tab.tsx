@@ -1,26 +1,16 @@
-import { DOWNLOAD_ROLE_PREFIX } from '@dataplatform/contract';
 import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { LoadingButton } from '../../../components/loading-button.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { useDownloadFile } from '../api/download-file.js';
+import { downloadableFiles } from '../downloadable-files.js';
 
 export const DOWNLOAD_TEXTS = {
   none: 'No downloads available.',
   forbidden: 'You are not authorized to download this file.',
   failed: 'Download failed.',
 } as const;
-
-/** The files a user's roles grant: `download_quarterly_report` gives the file "quarterly_report". */
-export function downloadableFiles(roles: readonly string[]): { file: string; label: string }[] {
-  return roles
-    .filter((role) => role.startsWith(DOWNLOAD_ROLE_PREFIX) && role.length > DOWNLOAD_ROLE_PREFIX.length)
-    .map((role) => {
-      const file = role.slice(DOWNLOAD_ROLE_PREFIX.length);
-      return { file, label: file.replaceAll('_', ' ') };
-    });
-}
 
 /** Hands a downloaded file to the browser under the name the server gave it. */
 function saveFile(blob: Blob, filename: string): void {

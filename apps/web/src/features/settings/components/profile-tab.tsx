@@ -1,40 +1,16 @@
-// First: Zod's settings must be in place before any schema is built.
-import '../../../lib/zod-jitless.js';
-import {
-  EmailSchema,
-  emailVerificationMessages,
-  ErrorCode,
-  PROFILE_FULL_NAME_MAX_LENGTH,
-  userMessages,
-  type UserMe,
-} from '@dataplatform/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { emailVerificationMessages, type UserMe } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
+import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { z } from 'zod';
-import { applyServerErrors } from '../../../components/form-dialog.js';
-import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
-import { ApiError } from '../../../lib/api-error.js';
-import { showToast } from '../../../lib/toast-store.js';
-import { emailVerificationKeys, emailVerificationStatusQueryOptions } from '../api/email-verification.js';
-import { useUpdateProfile } from '../api/update-profile.js';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { emailVerificationStatusQueryOptions } from '../api/email-verification.js';
 
-export const FULL_NAME_TOO_LONG = `Full name must be at most ${PROFILE_FULL_NAME_MAX_LENGTH} characters`;
-
-/** The profile editor's rules (SET-PROFILE-2): a name of at most 30 characters, a valid e-mail. */
-const ProfileFormSchema = z.object({
-  full_name: z.string().trim().max(PROFILE_FULL_NAME_MAX_LENGTH, FULL_NAME_TOO_LONG),
-  email: EmailSchema,
-});
-type ProfileFormValues = z.input<typeof ProfileFormSchema>;
-type ProfileFormOutput = z.output<typeof ProfileFormSchema>;
+// The form (react-hook-form, zod, text fields) loads when Edit is pressed, not with the tab.
+const loadProfileForm = () => import('./profile-form.js');
+const ProfileForm = lazy(async () => ({ default: (await loadProfileForm()).ProfileForm }));
 
 /** My profile: view mode with Edit; edit mode with Save and Cancel (SET-PROFILE-1). */
 export function ProfileTab({ me }: { me: UserMe }) {
@@ -45,7 +21,16 @@ export function ProfileTab({ me }: { me: UserMe }) {
         User Information
       </Typography>
       {editing ? (
-        <ProfileForm me={me} onDone={() => setEditing(false)} />
+        <Suspense
+          fallback={
+            <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+              <CircularProgress size={20} aria-hidden="true" />
+              Loading...
+            </Box>
+          }
+        >
+          <ProfileForm me={me} onDone={() => setEditing(false)} />
+        </Suspense>
       ) : (
         <>
           <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1 }}>
@@ -69,7 +54,13 @@ export function ProfileTab({ me }: { me: UserMe }) {
           </Box>
           <PendingEmailNote />
           <Box>
-            <Button variant="contained" onClick={() => setEditing(true)}>
+            <Button
+              variant="contained"
+              onClick={() => setEditing(true)}
+              // Fetched as the pointer or the focus nears the button, so Edit opens the form at once.
+              onPointerEnter={() => void loadProfileForm()}
+              onFocus={() => void loadProfileForm()}
+            >
               Edit
             </Button>
           </Box>
@@ -85,73 +76,4 @@ function PendingEmailNote() {
   const pending = status.data?.pending_email;
   if (!pending) return null;
   return <Alert severity="info">{`${emailVerificationMessages.changePending} Waiting for: ${pending}`}</Alert>;
-}
-
-function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) {
-  const [formError, setFormError] = useState<string>();
-  const update = useUpdateProfile();
-  const queryClient = useQueryClient();
-  const defaults: ProfileFormValues = { full_name: me.full_name ?? '', email: me.email };
-  const form = useForm<ProfileFormValues, unknown, ProfileFormOutput>({
-    mode: 'onBlur',
-    resolver: zodResolver(ProfileFormSchema),
-    defaultValues: defaults,
-  });
-  const values = useWatch({ control: form.control });
-  const changed = values.full_name !== defaults.full_name || values.email !== defaults.email;
-  const canSave = changed && (values.email ?? '').trim() !== '';
-
-  const onSubmit = form.handleSubmit(async ({ full_name, email }) => {
-    setFormError(undefined);
-    try {
-      const emailChanged = email !== me.email;
-      await update.mutateAsync({ full_name: full_name === '' ? null : full_name, email });
-      // The new address takes effect only once its link is followed: the view then shows it waiting.
-      if (emailChanged) await queryClient.invalidateQueries({ queryKey: emailVerificationKeys.all });
-      showToast('Profile updated successfully', 'success');
-      onDone();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === ErrorCode.email_taken) {
-        form.setError('email', { type: 'server', message: userMessages.emailTaken });
-        return;
-      }
-      setFormError(
-        applyServerErrors<ProfileFormValues>(error, ['full_name', 'email'], (name, message) =>
-          form.setError(name, { type: 'server', message }),
-        ),
-      );
-    }
-  });
-
-  return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
-      <TextField
-        {...fieldProps(form, 'full_name', { reserveMessageSpace: true })}
-        label="Full name"
-        autoComplete="name"
-        fullWidth
-      />
-      <TextField
-        {...fieldProps(form, 'email', { reserveMessageSpace: true })}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        fullWidth
-      />
-      <Box sx={{ display: 'flex', gap: 1 }}>
-        <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!canSave}>
-          Save
-        </LoadingButton>
-        <Button onClick={onDone} disabled={form.formState.isSubmitting}>
-          Cancel
-        </Button>
-      </Box>
-    </Box>
-  );
 }
