@@ -60,17 +60,19 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
   ...['/studio', '/about-us', '/data-engineering', '/high-scale-tableau', '/transparency-pipeline', '/contact'].map(
     (page) => ({ group: 'marketing' as const, path: page, as: 'anonymous' as const }),
   ),
-  ...['/login', '/signup', '/recover-password', '/reset-password?token=audit-only'].map((page) => ({
+  ...['/login', '/signup', '/recover-password', '/reset-password?token=audit-only', '/verify-email'].map((page) => ({
     group: 'auth' as const,
     path: page,
     as: 'anonymous' as const,
   })),
-  ...['profile', 'plans', 'payment-methods', 'billing-history', 'password', 'download', 'danger-zone'].map((tab) => ({
-    group: 'settings' as const,
-    path: `/settings/${tab}`,
-    as: 'user' as const,
-  })),
-  ...['users', 'roles', 'permissions', 'user-roles', 'role-permissions', 'tenants', 'contacts', 'audit-log'].map(
+  ...['profile', 'plans', 'payment-methods', 'billing-history', 'password', 'security', 'download', 'danger-zone'].map(
+    (tab) => ({
+      group: 'settings' as const,
+      path: `/settings/${tab}`,
+      as: 'user' as const,
+    }),
+  ),
+  ...['users', 'roles', 'permissions', 'user-roles', 'role-permissions', 'tenants', 'sso', 'contacts', 'audit-log'].map(
     (tab) => ({ group: 'admin' as const, path: `/admin/${tab}`, as: 'superuser' as const }),
   ),
 ];

@@ -1,61 +1,11 @@
 import { z } from 'zod';
 import { PaginationQuerySchema, pageOf } from './common.js';
+import { type AUDIT_ACTIONS } from './audit-constants.js';
 
-/**
- * What the audit log records. Other areas add theirs here (`tenant.create`, `plan.update`, ...); the
- * column is free text so a new action needs no migration.
- */
-export const AUDIT_ACTIONS = {
-  userCreate: 'user.create',
-  userUpdate: 'user.update',
-  userDelete: 'user.delete',
-  emailVerify: 'user.email.verify',
-  emailChange: 'user.email.change',
-  roleCreate: 'role.create',
-  roleUpdate: 'role.update',
-  roleDelete: 'role.delete',
-  permissionCreate: 'permission.create',
-  permissionUpdate: 'permission.update',
-  permissionDelete: 'permission.delete',
-  userRoleAdd: 'user.role.add',
-  userRolesReplace: 'user.roles.replace',
-  rolePermissionAdd: 'role.permission.add',
-  rolePermissionsReplace: 'role.permissions.replace',
-  fileDownload: 'file.download',
-  tenantCreate: 'tenant.create',
-  tenantUpdate: 'tenant.update',
-  tenantDelete: 'tenant.delete',
-  tenantMembersReplace: 'tenant.members.replace',
-  contactStatusUpdate: 'contact.status.update',
-  twoFactorEnable: 'user.two_factor.enable',
-  twoFactorDisable: 'user.two_factor.disable',
-  twoFactorRecoveryCodeUsed: 'user.two_factor.recovery_code_used',
-  twoFactorThrottled: 'user.two_factor.throttled',
-  ssoConnectionCreate: 'sso_connection.create',
-  ssoConnectionUpdate: 'sso_connection.update',
-  ssoConnectionDelete: 'sso_connection.delete',
-  ssoSignIn: 'sso.sign_in',
-  ssoLink: 'sso.link',
-  /** A user signed one of their own sessions out, or an admin signed out one of someone's (decision 027). */
-  sessionRevoke: 'session.revoke',
-  /** A user signed out every session but the one they asked from. */
-  sessionsRevokeOthers: 'session.revoke_others',
-  /** A superuser signed a user out everywhere. */
-  sessionsRevokeAll: 'session.revoke_all',
-} as const;
+export * from './audit-constants.js';
+
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
-
-export const AUDIT_TARGET_TYPES = {
-  user: 'user',
-  role: 'role',
-  permission: 'permission',
-  file: 'file',
-  tenant: 'tenant',
-  contactSubmission: 'contact_submission',
-  ssoConnection: 'sso_connection',
-  session: 'session',
-} as const;
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ERROR_STATUS, ErrorCode } from './errors.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './common-constants.js';
 
-/** Page size bounds shared by every paged collection (`skip`/`limit`). */
-export const PAGE_LIMIT_DEFAULT = 100;
-export const PAGE_LIMIT_MAX = 1000;
+export * from './common-constants.js';
 
 /**
  * A whole number read from the query string. Only digits count: `Number()` would read "" and " " as

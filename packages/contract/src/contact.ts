@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { pageOf, PaginationQuerySchema } from './common.js';
+import {
+  CONTACT_NAME_MIN,
+  CONTACT_SUBJECT_MIN,
+  CONTACT_MESSAGE_MIN,
+  contactMessages,
+  CONTACT_STATUSES,
+} from './contact-constants.js';
 
-export const CONTACT_NAME_MIN = 2;
-export const CONTACT_SUBJECT_MIN = 5;
-export const CONTACT_MESSAGE_MIN = 10;
+export * from './contact-constants.js';
 
-export const contactMessages = {
-  nameTooShort: `Name must be at least ${CONTACT_NAME_MIN} characters`,
-  emailInvalid: 'Invalid email address',
-  subjectTooShort: `Subject must be at least ${CONTACT_SUBJECT_MIN} characters`,
-  messageTooShort: `Message must be at least ${CONTACT_MESSAGE_MIN} characters`,
-  success: "Thank you for your message. We'll get back to you soon!",
-  failure: 'Failed to send message. Please try again later.',
-  /** The form refused while messages cannot be counted (decision 020). */
-  unavailable: 'Messages cannot be sent right now. Try again shortly.',
-} as const;
-
-export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived', 'spam'] as const;
 export const ContactStatusSchema = z.enum(CONTACT_STATUSES);
 export type ContactStatus = z.infer<typeof ContactStatusSchema>;
 
@@ -67,10 +60,6 @@ export const ContactSubmissionSchema = z.object({
 export type ContactSubmission = z.infer<typeof ContactSubmissionSchema>;
 export const ContactSubmissionsSchema = pageOf(ContactSubmissionSchema);
 export type ContactSubmissions = z.infer<typeof ContactSubmissionsSchema>;
-
-export const contactSubmissionMessages = {
-  notFound: 'Contact submission not found',
-} as const;
 
 /** `GET /contact/`: a page, optionally only one status. */
 export const ContactListQuerySchema = PaginationQuerySchema.extend({ status: ContactStatusSchema.optional() });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export * from './sessions-constants.js';
+
 /**
  * One live sign-in of the caller, for the Security tab (`GET /users/me/sessions`). The token itself
  * is never shown; `current` marks the session of the request that asked ("This device").
@@ -25,9 +27,3 @@ export const SessionIdParamsSchema = z.object({ session_id: z.uuid({ error: 'Inv
 /** How many sessions a bulk sign-out ended. */
 export const SessionsRevokedSchema = z.object({ revoked: z.number().int() });
 export type SessionsRevoked = z.infer<typeof SessionsRevokedSchema>;
-
-export const sessionMessages = {
-  notFound: 'Session not found',
-  sessionsLoadFailed: 'Could not load your sessions. Please try again.',
-  noOtherSessions: 'You are not signed in anywhere else.',
-} as const;

@@ -1,40 +1,19 @@
 import { z } from 'zod';
 import { pageOf } from './common.js';
+import {
+  TENANT_NAME_MAX,
+  TENANT_DESCRIPTION_MAX,
+  TENANT_DBURL_MAX,
+  TENANT_STATUSES,
+  tenantMessages,
+  TENANT_MEMBERS_MAX,
+} from './tenants-constants.js';
 
-export const TENANT_NAME_MAX = 100;
-export const TENANT_DESCRIPTION_MAX = 1000;
-export const TENANT_DBURL_MAX = 2048;
-/** Stands for the password part of a tenant's database URL in every response. */
-export const DBURL_PASSWORD_MASK = '****';
-/** The header that selects the tenant a request acts for; empty or absent means none. */
-export const TENANT_HEADER = 'X-Tenant-ID';
+export * from './tenants-constants.js';
 
-export const TENANT_STATUSES = ['active', 'inactive'] as const;
 export const TenantStatusSchema = z.enum(TENANT_STATUSES);
 /** @public Part of the contract for API clients, though no code of this repository names it. */
 export type TenantStatus = z.infer<typeof TenantStatusSchema>;
-
-export const tenantMessages = {
-  nameRequired: 'Tenant name is required',
-  nameTooLong: `Tenant name must be at most ${TENANT_NAME_MAX} characters`,
-  descriptionTooLong: `Description must be at most ${TENANT_DESCRIPTION_MAX} characters`,
-  nameTaken: 'A tenant with this name already exists',
-  dburlInvalid: 'Database URL must look like postgresql://user:password@host:5432/database',
-  dburlTooLong: `Database URL must be at most ${TENANT_DBURL_MAX} characters`,
-  dburlMaskedWithoutSecret: 'Database URL contains the masked password but no password is stored: enter the password',
-  dburlHostNotAllowed: 'This server may not connect to that database host',
-  notFound: 'Tenant not found',
-  inactive: 'Tenant is inactive',
-  notMember: 'You are not a member of this tenant',
-  noTenantSelected: 'No tenant selected',
-  noDatabase: 'No database URL is set for this tenant',
-  dburlUnreadable: 'The stored database URL cannot be decrypted (was SECRET_KEY changed?): enter it again',
-  databaseUnavailable: 'The tenant database is unavailable',
-  unknownMember: 'User not found',
-  created: 'Tenant created successfully',
-  updated: 'Tenant updated successfully',
-  deleted: 'Tenant deleted successfully',
-} as const;
 
 /** scheme://[user[:password]@]host[:port][/database][?params], host a name, IPv4 or [IPv6]. */
 const POSTGRES_URL =
@@ -116,8 +95,6 @@ export type TenantSummaries = z.infer<typeof TenantSummariesSchema>;
 export const TenantIdParamsSchema = z.object({ tenant_id: z.uuid({ error: 'Invalid tenant id' }) });
 
 /** `GET` and `PUT /tenants/{tenant_id}/members`: the member user ids (PUT replaces the whole set). */
-/** Most members one `PUT /tenants/{tenant_id}/members` may name. */
-export const TENANT_MEMBERS_MAX = 10_000;
 export const TenantMembersSchema = z.array(z.uuid({ error: 'Invalid user id' })).max(TENANT_MEMBERS_MAX);
 export type TenantMembers = z.infer<typeof TenantMembersSchema>;
 

@@ -10,12 +10,14 @@ function loadCommonPasswords(): Promise<ReadonlySet<string>> {
 
 /**
  * Whether `password` is one the server will refuse as too common. False until the list has
- * arrived (it loads when a new-password field first shows) and if it cannot load: the server
- * still refuses, this only warns earlier.
+ * arrived (it loads once something is typed, so a page that only shows the field does not pay for
+ * it) and if it cannot load: the server still refuses, this only warns earlier.
  */
 export function useIsCommonPassword(password: string): boolean {
   const [passwords, setPasswords] = useState<ReadonlySet<string>>();
+  const typed = password !== '';
   useEffect(() => {
+    if (!typed) return;
     let mounted = true;
     loadCommonPasswords().then(
       (loaded) => mounted && setPasswords(loaded),
@@ -24,6 +26,6 @@ export function useIsCommonPassword(password: string): boolean {
     return () => {
       mounted = false;
     };
-  }, []);
+  }, [typed]);
   return passwords?.has(password.toLowerCase()) ?? false;
 }

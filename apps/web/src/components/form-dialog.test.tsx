@@ -12,12 +12,17 @@ const Schema = z.object({
   description: z.string(),
 });
 
-function renderDialog(onSubmit: (values: z.output<typeof Schema>) => Promise<unknown>, onClose = vi.fn()) {
+/** Opens the dialog and waits for its form, which loads when it opens (decision 030). */
+async function renderDialog(
+  onSubmit: (values: z.output<typeof Schema>) => Promise<unknown>,
+  onClose = vi.fn(),
+  schema: typeof Schema | (() => Promise<typeof Schema>) = Schema,
+) {
   render(
     <FormDialog
       open
       title="Create New Role"
-      schema={Schema}
+      schema={schema}
       defaultValues={{ name: '', description: '' }}
       submitLabel="Create"
       onSubmit={onSubmit}
@@ -33,13 +38,23 @@ function renderDialog(onSubmit: (values: z.output<typeof Schema>) => Promise<unk
       )}
     </FormDialog>,
   );
+  await screen.findByRole('button', { name: 'Create' });
   return onClose;
 }
 
 describe('FormDialog', () => {
+  it('takes its schema from a loader, fetched when the dialog opens', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn().mockResolvedValue(undefined);
+    await renderDialog(onSubmit, vi.fn(), () => Promise.resolve(Schema));
+    await user.type(screen.getByLabelText('Name'), ' loaded ');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'loaded', description: '' });
+  });
+
   it('keeps Submit disabled, with the reason, until the rule holds', async () => {
     const user = userEvent.setup();
-    renderDialog(vi.fn());
+    await renderDialog(vi.fn());
     expect(screen.getByRole('button', { name: 'Create' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Create' })).toHaveAccessibleDescription('Role name is required');
     await user.type(screen.getByLabelText('Name'), 'auditor');
@@ -50,7 +65,7 @@ describe('FormDialog', () => {
   it('submits the parsed values and closes on success', async () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn().mockResolvedValue(undefined);
-    const onClose = renderDialog(onSubmit);
+    const onClose = await renderDialog(onSubmit);
     await user.type(screen.getByLabelText('Name'), '  auditor ');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(onSubmit).toHaveBeenCalledWith({ name: 'auditor', description: '' });
@@ -72,7 +87,7 @@ describe('FormDialog', () => {
         },
       }),
     );
-    const onClose = renderDialog(onSubmit);
+    const onClose = await renderDialog(onSubmit);
     await user.type(screen.getByLabelText('Name'), 'admin');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('A role with this name already exists');
@@ -88,7 +103,7 @@ describe('FormDialog', () => {
       .mockRejectedValue(
         new ApiError({ url: '/x', status: 409, statusText: 'Conflict', body: { detail: 'Role name already exists' } }),
       );
-    const onClose = renderDialog(onSubmit);
+    const onClose = await renderDialog(onSubmit);
     await user.type(screen.getByLabelText('Name'), 'admin');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Role name already exists');

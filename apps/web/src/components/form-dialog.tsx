@@ -1,30 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormHelperText from '@mui/material/FormHelperText';
-import { useId, useState, type ReactNode } from 'react';
-import {
-  useForm,
-  useWatch,
-  type DefaultValues,
-  type FieldValues,
-  type Path,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { lazy, Suspense, useEffect, useId, useState, type ComponentType, type ReactNode } from 'react';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError, errorText } from '../lib/api-error.js';
-import { LoadingButton } from './loading-button.js';
+
+/**
+ * A form's schema, or a loader of it: a screen that passes a loader keeps zod out of its own chunk,
+ * and the schema arrives with the form when the dialog opens (decision 030).
+ */
+export type SchemaSource<TParsed, TValues> = z.ZodType<TParsed, TValues> | (() => Promise<z.ZodType<TParsed, TValues>>);
 
 export interface FormDialogProps<TValues extends FieldValues, TParsed> {
   open: boolean;
   title: string;
   /** Validates on blur and on submit; its output is what `onSubmit` receives. */
-  schema: z.ZodType<TParsed, TValues>;
+  schema: SchemaSource<TParsed, TValues>;
   defaultValues: TValues;
   submitLabel: string;
   submittingText?: string;
@@ -83,115 +76,44 @@ export function applyServerErrors<TValues extends FieldValues>(
  * A dialog holding one form (react-hook-form with the zod resolver): validation on blur, a
  * LoadingButton while it submits, the server's 422 messages on their fields, everything else on the
  * form's error line. The form lives only while the dialog is open, so each opening starts from
- * `defaultValues` with no leftover messages; it closes itself on success.
+ * `defaultValues` with no leftover messages; it closes itself on success. The form's code (and the
+ * schema, when given as a loader) loads when the dialog first opens.
  */
 export function FormDialog<TValues extends FieldValues, TParsed = TValues>(props: FormDialogProps<TValues, TParsed>) {
   const titleId = useId();
+  const { open, schema } = props;
+  const [fetched, setFetched] = useState<z.ZodType<TParsed, TValues>>();
+  const loaded = typeof schema === 'function' ? fetched : schema;
+  useEffect(() => {
+    if (!open || typeof schema !== 'function' || fetched) return;
+    let current = true;
+    void schema().then((resolved) => current && setFetched(resolved));
+    return () => {
+      current = false;
+    };
+  }, [open, schema, fetched]);
+  const Body = FormDialogBody as ComponentType<
+    Omit<FormDialogProps<TValues, TParsed>, 'schema'> & { titleId: string; schema: z.ZodType<TParsed, TValues> }
+  >;
+  const loading = (
+    <>
+      <DialogTitle id={titleId}>{props.title}</DialogTitle>
+      <DialogContent>
+        <CircularProgress size={24} aria-label="Loading" />
+      </DialogContent>
+    </>
+  );
   return (
-    <Dialog
-      open={props.open}
-      onClose={props.onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth={props.maxWidth ?? 'sm'}
-    >
-      <FormDialogBody {...props} titleId={titleId} />
+    <Dialog open={open} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth={props.maxWidth ?? 'sm'}>
+      {loaded ? (
+        <Suspense fallback={loading}>
+          <Body {...props} schema={loaded} titleId={titleId} />
+        </Suspense>
+      ) : (
+        loading
+      )}
     </Dialog>
   );
 }
 
-function FormDialogBody<TValues extends FieldValues, TParsed>({
-  titleId,
-  title,
-  schema,
-  defaultValues,
-  submitLabel,
-  submittingText,
-  cancelLabel = 'Cancel',
-  onSubmit,
-  onClose,
-  canSubmit,
-  disabledReason,
-  children,
-}: FormDialogProps<TValues, TParsed> & { titleId: string }) {
-  const reasonId = useId();
-  const [formError, setFormError] = useState<string>();
-  const form = useForm<TValues, unknown, TParsed>({
-    mode: 'onBlur',
-    resolver: zodResolver(schema),
-    defaultValues: defaultValues as DefaultValues<TValues>,
-  });
-  const values = useWatch({ control: form.control }) as TValues;
-  const allowed = canSubmit ? canSubmit(values) : true;
-  const submitting = form.formState.isSubmitting;
-
-  const submit = form.handleSubmit(async (parsed) => {
-    setFormError(undefined);
-    try {
-      await onSubmit(parsed);
-      onClose();
-    } catch (error) {
-      setFormError(
-        applyServerErrors<TValues>(error, Object.keys(defaultValues), (name, message) =>
-          form.setError(name, { type: 'server', message }),
-        ),
-      );
-    }
-  });
-
-  return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-          {formError ? (
-            <Alert severity="error" role="alert">
-              {formError}
-            </Alert>
-          ) : undefined}
-          {children(form)}
-          {!allowed && disabledReason ? <FormHelperText id={reasonId}>{disabledReason}</FormHelperText> : undefined}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={submitting}>
-          {cancelLabel}
-        </Button>
-        <SubmitButton
-          label={submitLabel}
-          submittingText={submittingText}
-          loading={submitting}
-          disabled={!allowed}
-          describedBy={!allowed && disabledReason ? reasonId : undefined}
-        />
-      </DialogActions>
-    </Box>
-  );
-}
-
-function SubmitButton({
-  label,
-  submittingText,
-  loading,
-  disabled,
-  describedBy,
-}: {
-  label: string;
-  submittingText?: string;
-  loading: boolean;
-  disabled: boolean;
-  describedBy?: string;
-}) {
-  return (
-    <LoadingButton
-      type="submit"
-      variant="contained"
-      loading={loading}
-      loadingText={submittingText}
-      disabled={disabled}
-      aria-describedby={describedBy}
-    >
-      {label}
-    </LoadingButton>
-  );
-}
+const FormDialogBody = lazy(() => import('./form-dialog-body.js').then((m) => ({ default: m.FormDialogBody })));

@@ -1,4 +1,4 @@
-import { get, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 
 /** What the helpers need of a form, whatever its submitted (parsed) type. */
 export type FormHandle<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
@@ -23,9 +23,22 @@ export function fieldProps<T extends FieldValues>(
   };
 }
 
+/**
+ * The value at a dotted path ("members.0.email"), as react-hook-form's `get` reads errors; written
+ * here so the screens that only lay fields out do not load react-hook-form's runtime.
+ */
+function valueAt(source: unknown, path: string): unknown {
+  let current = source;
+  for (const key of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
 /** The message of a field's error, if it has one. */
 export function fieldError<T extends FieldValues>(form: FormHandle<T>, name: Path<T>): string | undefined {
-  const error: unknown = get(form.formState.errors, name);
+  const error: unknown = valueAt(form.formState.errors, name);
   if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
     return error.message;
   }

@@ -78,6 +78,7 @@ export const TenantFormSchema = z
   })
   .transform(({ active, ...rest }) => ({ ...rest, status: active ? ('active' as const) : ('inactive' as const) }));
 export type TenantFormValues = z.input<typeof TenantFormSchema>;
+export type TenantFormOutput = z.output<typeof TenantFormSchema>;
 
 /** "Example.com, b.org" -> ["example.com", "b.org"], checked by the contract's rule. */
 const DomainsTextSchema = z

@@ -3,17 +3,24 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import Box from '@mui/material/Box';
 import { useId } from 'react';
-import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
+import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+
+/**
+ * What the checkbox needs of its form: methods only, so this file loads no react-hook-form code. The
+ * input is not registered by ref: react-hook-form reads a registered checkbox from the DOM, where a
+ * disabled one reads as false (a superuser's own, locked Admin box would be sent as a demotion).
+ */
+type CheckboxForm<TValues extends FieldValues> = Pick<UseFormReturn<TValues>, 'watch' | 'setValue'>;
 
 /** A labelled checkbox bound to a boolean form field, with an optional explanation under it. */
-export function CheckboxField<TValues extends FieldValues, TParsed>({
-  control,
+export function CheckboxField<TValues extends FieldValues>({
+  form,
   name,
   label,
   disabled = false,
   helperText,
 }: {
-  control: Control<TValues, unknown, TParsed>;
+  form: CheckboxForm<TValues>;
   name: Path<TValues>;
   label: string;
   disabled?: boolean;
@@ -21,27 +28,22 @@ export function CheckboxField<TValues extends FieldValues, TParsed>({
 }) {
   const helperId = useId();
   return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <Box>
-          <FormControlLabel
-            label={label}
-            disabled={disabled}
-            control={
-              <Checkbox
-                name={field.name}
-                checked={Boolean(field.value)}
-                onChange={(event) => field.onChange(event.target.checked)}
-                onBlur={field.onBlur}
-                slotProps={{ input: { ref: field.ref, 'aria-describedby': helperText ? helperId : undefined } }}
-              />
+    <Box>
+      <FormControlLabel
+        label={label}
+        disabled={disabled}
+        control={
+          <Checkbox
+            name={name}
+            checked={Boolean(form.watch(name))}
+            onChange={(event) =>
+              form.setValue(name, event.target.checked as PathValue<TValues, Path<TValues>>, { shouldDirty: true })
             }
+            slotProps={{ input: { 'aria-describedby': helperText ? helperId : undefined } }}
           />
-          {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
-        </Box>
-      )}
-    />
+        }
+      />
+      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
+    </Box>
   );
 }

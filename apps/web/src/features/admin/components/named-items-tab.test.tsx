@@ -83,8 +83,9 @@ describe('the Roles and Permissions tabs', () => {
       renderTab(Tab);
       await screen.findByText(`${prefix}_1`);
       await user.click(screen.getByRole('button', { name: `Add ${noun}` }));
-      const dialog = screen.getByRole('dialog', { name: `Create New ${noun}` });
-      await user.click(within(dialog).getByRole('textbox', { name: /^Name/ }));
+      const dialog = await screen.findByRole('dialog', { name: `Create New ${noun}` });
+      // The form loads with the dialog (decision 030).
+      await user.click(await within(dialog).findByRole('textbox', { name: /^Name/ }));
       await user.paste(`new_${prefix}`);
       await user.click(within(dialog).getByRole('button', { name: 'Create' }));
 

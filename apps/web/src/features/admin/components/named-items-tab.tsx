@@ -5,16 +5,12 @@ import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useState } from 'react';
-import type { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
-import { FormDialog } from '../../../components/form-dialog.js';
+import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
-import { TabBody, TabToolbar } from './tab-toolbar.js';
-
-/** Admin page size (ADM-ROLES-2); roles and permissions are paged in the browser. */
-export const NAMED_ITEMS_PAGE_SIZE = 10;
+import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
 export interface NamedItem {
   id: string;
@@ -41,7 +37,8 @@ export interface NamedItemsTabProps<TItem extends NamedItem> {
   loadingText: string;
   emptyText: string;
   errorText: string;
-  schema: z.ZodType<NamedItemInput, NamedItemFormValues>;
+  /** The form's schema, or its loader (it then loads with the form). */
+  schema: SchemaSource<NamedItemInput, NamedItemFormValues>;
   /** "Role name is required" */
   nameRequiredText: string;
   onCreate: (input: NamedItemInput) => Promise<unknown>;

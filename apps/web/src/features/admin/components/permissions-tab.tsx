@@ -7,8 +7,10 @@ import {
   useDeletePermission,
   useUpdatePermission,
 } from '../api/permissions.js';
-import { PermissionFormSchema } from '../schemas.js';
 import { NamedItemsTab } from './named-items-tab.js';
+
+// The form schemas (zod) load with the form, when a dialog opens (decision 030).
+const loadPermissionFormSchema = () => import('../schemas.js').then((m) => m.PermissionFormSchema);
 
 /** Permissions tab (ADM-PERMS-1): every permission, paged in the browser; built-ins are marked. */
 export function PermissionsTab() {
@@ -25,7 +27,7 @@ export function PermissionsTab() {
       loadingText="Loading permissions..."
       emptyText="No permissions yet."
       errorText="Permissions could not be loaded."
-      schema={PermissionFormSchema}
+      schema={loadPermissionFormSchema}
       nameRequiredText={authzMessages.permissionNameRequired}
       onCreate={(input) => createPermission.mutateAsync(input)}
       onUpdate={(permission, input) => updatePermission.mutateAsync({ permission, input })}

@@ -12,8 +12,7 @@ import { permissionsQueryOptions } from '../api/permissions.js';
 import { rolePermissionsQueryOptions, useAssignRolePermissions } from '../api/role-permissions.js';
 import { rolesQueryOptions } from '../api/roles.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
-import { NAMED_ITEMS_PAGE_SIZE } from './named-items-tab.js';
-import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
 /** A role's permissions as chips. */
 function RolePermissionChips({ roleId }: { roleId: string }) {

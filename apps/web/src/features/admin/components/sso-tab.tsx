@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
@@ -21,13 +21,13 @@ import {
   useUpdateSsoConnection,
 } from '../api/sso-connections.js';
 import { tenantsQueryOptions } from '../api/tenants.js';
-import {
-  SsoConnectionCreateFormSchema,
-  SsoConnectionEditFormSchema,
-  type SsoConnectionFormValues,
-} from '../schemas.js';
+import type { SsoConnectionFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+// The form schemas (zod) load with the form, when a dialog opens (decision 030).
+const loadSsoConnectionCreateFormSchema = () => import('../schemas.js').then((m) => m.SsoConnectionCreateFormSchema);
+const loadSsoConnectionEditFormSchema = () => import('../schemas.js').then((m) => m.SsoConnectionEditFormSchema);
 
 const createDefaults: SsoConnectionFormValues = {
   name: '',
@@ -132,7 +132,7 @@ export function SsoTab() {
       <FormDialog
         open={creating}
         title="Add Single Sign-On Connection"
-        schema={SsoConnectionCreateFormSchema}
+        schema={loadSsoConnectionCreateFormSchema}
         defaultValues={createDefaults}
         submitLabel="Create"
         canSubmit={(values) => values.name.trim() !== ''}
@@ -146,7 +146,7 @@ export function SsoTab() {
       <FormDialog
         open={editing !== undefined}
         title="Edit Single Sign-On Connection"
-        schema={SsoConnectionEditFormSchema}
+        schema={loadSsoConnectionEditFormSchema}
         defaultValues={editValues(editing)}
         submitLabel="Save"
         canSubmit={(values) => values.name.trim() !== ''}
@@ -215,35 +215,23 @@ function SsoFields<TParsed>({
         autoComplete="off"
         spellCheck={false}
       />
-      <Controller
-        control={form.control}
+      <TextField
+        select
+        label="Tenant"
+        // "All (global)" is the empty value: shown, with the label above it.
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
         name="tenant_id"
-        render={({ field }) => (
-          <TextField
-            select
-            label="Tenant"
-            // "All (global)" is the empty value: shown, with the label above it.
-            slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            name={field.name}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
-          >
-            <MenuItem value="">All (global)</MenuItem>
-            {tenants.map((tenant) => (
-              <MenuItem key={tenant.id} value={tenant.id}>
-                {tenant.name}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
-      />
-      <CheckboxField
-        control={form.control}
-        name="allow_password_recovery"
-        label="Its users may also use password recovery"
-      />
+        value={form.watch('tenant_id')}
+        onChange={(event) => form.setValue('tenant_id', event.target.value, { shouldDirty: true })}
+      >
+        <MenuItem value="">All (global)</MenuItem>
+        {tenants.map((tenant) => (
+          <MenuItem key={tenant.id} value={tenant.id}>
+            {tenant.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <CheckboxField form={form} name="allow_password_recovery" label="Its users may also use password recovery" />
     </>
   );
 }

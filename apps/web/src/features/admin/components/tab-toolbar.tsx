@@ -3,6 +3,9 @@ import Button from '@mui/material/Button';
 import AddIcon from '@mui/icons-material/Add';
 import type { ReactNode } from 'react';
 
+/** Admin page size (ADM-ROLES-2); roles and permissions are paged in the browser. */
+export const NAMED_ITEMS_PAGE_SIZE = 10;
+
 /** The row above a tab's table: its main button (e.g. "Add User") and optional filters. */
 export function TabToolbar({
   actionLabel,

@@ -13,7 +13,6 @@ import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import type { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
@@ -26,10 +25,13 @@ import {
   useDeleteTenant,
   useUpdateTenant,
 } from '../api/tenants.js';
-import { TenantFormSchema, type TenantFormValues } from '../schemas.js';
+import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
+
+// The form schemas (zod) load with the form, when a dialog opens (decision 030).
+const loadTenantFormSchema = () => import('../schemas.js').then((m) => m.TenantFormSchema);
 
 const createDefaults: TenantFormValues = { name: '', description: '', dburl: '', active: true };
 
@@ -157,7 +159,7 @@ export function TenantsTab() {
       <FormDialog
         open={creating}
         title="Create New Tenant"
-        schema={TenantFormSchema}
+        schema={loadTenantFormSchema}
         defaultValues={createDefaults}
         submitLabel="Create"
         canSubmit={(values) => values.name.trim() !== ''}
@@ -171,7 +173,7 @@ export function TenantsTab() {
       <FormDialog
         open={editing !== undefined}
         title="Edit Tenant"
-        schema={TenantFormSchema}
+        schema={loadTenantFormSchema}
         defaultValues={editValues(editing)}
         submitLabel="Save"
         canSubmit={(values) => values.name.trim() !== ''}
@@ -199,7 +201,7 @@ export function TenantsTab() {
   );
 }
 
-type TenantForm = UseFormReturn<TenantFormValues, unknown, z.output<typeof TenantFormSchema>>;
+type TenantForm = UseFormReturn<TenantFormValues, unknown, TenantFormOutput>;
 
 function TenantFields({ form }: { form: TenantForm }) {
   return (
@@ -213,7 +215,7 @@ function TenantFields({ form }: { form: TenantForm }) {
         autoComplete="off"
         spellCheck={false}
       />
-      <CheckboxField control={form.control} name="active" label="Active" />
+      <CheckboxField form={form} name="active" label="Active" />
     </>
   );
 }

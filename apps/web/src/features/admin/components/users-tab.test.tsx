@@ -101,7 +101,8 @@ describe('UsersTab', () => {
     renderTab();
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create New User' });
-    const create = within(dialog).getByRole('button', { name: 'Create' });
+    // The form loads with the dialog (decision 030).
+    const create = await within(dialog).findByRole('button', { name: 'Create' });
     expect(create).toBeDisabled();
     expect(create).toHaveAccessibleDescription('Email and password are required');
     expect(within(dialog).getByRole('checkbox', { name: 'Active' })).toBeChecked();
@@ -129,5 +130,29 @@ describe('UsersTab', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('person2@example.com is signed out everywhere (3 sessions ended)')).toBeVisible();
     expect(calls).toContain(`POST /api/v1/users/${user(2).id}/sessions/revoke`);
+  });
+
+  it("sends a superuser's own locked Active and Admin boxes as they are when they rename themselves", async () => {
+    const own = user(1, { id: OWN_ID, full_name: 'Ada' });
+    const patches: unknown[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      if (init.method === 'PATCH') {
+        patches.push(JSON.parse(init.body as string));
+        return Response.json({ ...own, full_name: 'Ada Self' });
+      }
+      return Response.json({ data: [own], count: 1 });
+    });
+    renderTab();
+    await userEvent.click(await screen.findByRole('button', { name: `Edit user ${own.email}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    const admin = await within(dialog).findByRole('checkbox', { name: 'Admin' });
+    expect(admin).toBeDisabled();
+    expect(admin).toBeChecked();
+    const name = within(dialog).getByRole('textbox', { name: 'Full Name' });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Ada Self');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('User updated successfully')).toBeVisible();
+    expect(patches).toEqual([expect.objectContaining({ full_name: 'Ada Self', is_active: true, is_superuser: true })]);
   });
 });

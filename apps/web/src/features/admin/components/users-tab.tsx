@@ -26,15 +26,14 @@ import {
   useUpdateUser,
   usersQueryOptions,
 } from '../api/users.js';
-import {
-  UserCreateFormSchema,
-  UserEditFormSchema,
-  type UserCreateFormValues,
-  type UserEditFormValues,
-} from '../schemas.js';
+import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+// The form schemas (zod) load with the form, when a dialog opens (decision 030).
+const loadUserCreateFormSchema = () => import('../schemas.js').then((m) => m.UserCreateFormSchema);
+const loadUserEditFormSchema = () => import('../schemas.js').then((m) => m.UserEditFormSchema);
 
 /** Why a superuser's own row cannot be deleted, deactivated or demoted (the server refuses too). */
 export const SELF_PROTECTION_TEXT = 'You cannot delete or deactivate your own account, or remove your own admin role.';
@@ -201,7 +200,7 @@ export function UsersTab() {
       <FormDialog
         open={creating}
         title="Create New User"
-        schema={UserCreateFormSchema}
+        schema={loadUserCreateFormSchema}
         defaultValues={createDefaults}
         submitLabel="Create"
         canSubmit={(values) => values.email.trim() !== '' && values.password.trim() !== ''}
@@ -219,8 +218,8 @@ export function UsersTab() {
               autoComplete="new-password"
               required
             />
-            <CheckboxField control={form.control} name="is_active" label="Active" />
-            <CheckboxField control={form.control} name="is_superuser" label="Admin" />
+            <CheckboxField form={form} name="is_active" label="Active" />
+            <CheckboxField form={form} name="is_superuser" label="Admin" />
           </>
         )}
       </FormDialog>
@@ -228,7 +227,7 @@ export function UsersTab() {
       <FormDialog
         open={editing !== undefined}
         title="Edit User"
-        schema={UserEditFormSchema}
+        schema={loadUserEditFormSchema}
         defaultValues={editFormValues(editing)}
         submitLabel="Save"
         canSubmit={(values) => values.email.trim() !== ''}
@@ -242,9 +241,9 @@ export function UsersTab() {
             <>
               <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
               <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
-              <CheckboxField control={form.control} name="is_active" label="Active" disabled={self} />
+              <CheckboxField form={form} name="is_active" label="Active" disabled={self} />
               <CheckboxField
-                control={form.control}
+                form={form}
                 name="is_superuser"
                 label="Admin"
                 disabled={self}

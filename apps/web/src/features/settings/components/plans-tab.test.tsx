@@ -98,7 +98,9 @@ function tab(me: UserMe | undefined) {
 
 async function fillNewPlan(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: 'Add Plan' }));
-  const dialog = screen.getByRole('dialog', { name: 'Add Plan' });
+  // The form loads when the dialog opens (decision 030).
+  const dialog = await screen.findByRole('dialog', { name: 'Add Plan' });
+  await within(dialog).findByRole('textbox', { name: /^Name/ });
   const fields = { Name: 'Team', Description: 'For small teams', Price: '19.99', Features: 'Five seats' };
   for (const [label, value] of Object.entries(fields)) {
     await user.click(within(dialog).getByRole('textbox', { name: new RegExp(`^${label}`) }));

@@ -22,7 +22,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadingButton } from '../../../components/loading-button.js';
@@ -34,7 +34,9 @@ import { showToast } from '../../../lib/toast-store.js';
 import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/payment-methods.js';
 import { plansQueryOptions, useCreatePlan, useDeletePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
 import { subscriptionQueryOptions, useCancelSubscription, useSubscribe } from '../api/subscription.js';
-import { PlanDialog } from './plan-dialog.js';
+
+// Only superusers edit plans: the form (react-hook-form, zod) loads when they open it.
+const PlanDialog = lazy(() => import('./plan-dialog.js').then((m) => ({ default: m.PlanDialog })));
 
 /** "$49.00 / month", "$990.00 / year". */
 export function planPriceText(plan: Pick<Plan, 'price' | 'currency' | 'billing_period'>): string {
@@ -199,22 +201,26 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
         ) : undefined}
       </Box>
       {body}
-      <PlanDialog
-        open={editing !== undefined}
-        plan={editing?.plan}
-        onClose={() => setEditing(undefined)}
-        onSubmit={async (values) => {
-          if (!me) throw new Error('User not authenticated');
-          const plan = editing?.plan;
-          if (plan) {
-            await update.mutateAsync({ id: plan.id, body: values });
-            showToast('Plan updated successfully', 'success');
-          } else {
-            await create.mutateAsync(values);
-            showToast('Plan created successfully', 'success');
-          }
-        }}
-      />
+      {editing !== undefined ? (
+        <Suspense fallback={null}>
+          <PlanDialog
+            open
+            plan={editing?.plan}
+            onClose={() => setEditing(undefined)}
+            onSubmit={async (values) => {
+              if (!me) throw new Error('User not authenticated');
+              const plan = editing?.plan;
+              if (plan) {
+                await update.mutateAsync({ id: plan.id, body: values });
+                showToast('Plan updated successfully', 'success');
+              } else {
+                await create.mutateAsync(values);
+                showToast('Plan created successfully', 'success');
+              }
+            }}
+          />
+        </Suspense>
+      ) : undefined}
       <DeletePlanDialog plan={deleting} onClose={() => setDeleting(undefined)} />
       <SubscribeDialog
         plan={subscribing}
