@@ -142,6 +142,28 @@ export async function revokeOwnSession(
 }
 
 /**
+ * Whether `userId` has signed in from `deviceHash` before: one prepared read, so a sign-in from a
+ * known device (nearly all of them) opens no transaction.
+ */
+export function prepareIsKnownDevice(db: DbOrTx) {
+  const statement = db
+    .select({ deviceHash: knownDevices.deviceHash })
+    .from(knownDevices)
+    .where(
+      and(
+        eq(knownDevices.userId, sql.placeholder('userId')),
+        eq(knownDevices.deviceHash, sql.placeholder('deviceHash')),
+      ),
+    )
+    .limit(1)
+    .prepare('is_known_device');
+  return async (userId: string, deviceHash: string): Promise<boolean> => {
+    const rows = await statement.execute({ userId, deviceHash });
+    return rows.length > 0;
+  };
+}
+
+/**
  * Records that `userId` signed in from the device `deviceHash`; answers whether that is new (and
  * the account had signed in from another device before). One statement, so two sign-ins racing
  * from one new device find it new once.

@@ -24,6 +24,7 @@ import {
   listLiveSessions,
   prepareFindLiveSession,
   prepareInsertSession,
+  prepareIsKnownDevice,
   prepareTouchSession,
   rememberDevice,
   revokeOwnSession,
@@ -93,15 +94,18 @@ export function createSessionService(deps: {
   const findLiveSession = prepareFindLiveSession(db);
   const insertSession = prepareInsertSession(db);
   const touchSession = prepareTouchSession(db);
+  const isKnownDevice = prepareIsKnownDevice(db);
 
   /**
    * Remembers the device a sign-in came from; the first sign-in from a pair of address and user
    * agent the account has not used before mails the owner (not the account's very first sign-in).
    */
   async function noteDevice(userId: string, ip: string | null, userAgent: string | null) {
+    const deviceHash = knownDeviceHash(ip, userAgent);
+    if (await isKnownDevice(userId, deviceHash)) return;
     const now = clock.now();
     const isNew = await db.transaction(async (tx) => {
-      if (!(await rememberDevice(tx, userId, knownDeviceHash(ip, userAgent), now))) return false;
+      if (!(await rememberDevice(tx, userId, deviceHash, now))) return false;
       const user = await findUserById(tx, userId);
       if (!user) return false;
       await enqueueMail(
