@@ -9,6 +9,9 @@ import {
   ProfileFullNameSchema,
   SignupFullNameSchema,
 } from './fields.js';
+import { USER_IDS_MAX, USER_SEARCH_MAX, userListMessages } from './users-constants.js';
+
+export * from './users-constants.js';
 
 /** What any client may see of a user: never the hash, never session data. */
 export const UserPublicSchema = z.object({
@@ -30,12 +33,10 @@ export type UserMe = z.infer<typeof UserMeSchema>;
 export const UsersPublicSchema = pageOf(UserPublicSchema);
 export type UsersPublic = z.infer<typeof UsersPublicSchema>;
 
-/** Longest search text `GET /users/?q=` accepts (an e-mail address is at most 254 characters). */
-export const USER_SEARCH_MAX = 254;
-
 /**
  * `GET /users/`: paging plus an optional search `q`, matched case-insensitively anywhere in the
- * e-mail or the full name. Blank (after trimming) means no filter.
+ * e-mail or the full name, and an optional `ids`, comma-separated user ids (at most USER_IDS_MAX)
+ * to read those users in one request. Blank (after trimming) means no filter.
  */
 export const UserListQuerySchema = PaginationQuerySchema.extend({
   q: z
@@ -44,6 +45,21 @@ export const UserListQuerySchema = PaginationQuerySchema.extend({
     .max(USER_SEARCH_MAX, `Search text must be at most ${USER_SEARCH_MAX} characters`)
     .optional()
     .transform((value) => (value === '' ? undefined : value)),
+  ids: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    )
+    .pipe(
+      z
+        .array(z.uuid({ error: userListMessages.invalidUserId }))
+        .max(USER_IDS_MAX, userListMessages.tooManyIds)
+        .transform((ids) => (ids.length === 0 ? undefined : ids)),
+    )
+    .optional(),
 });
 export type UserListQuery = z.infer<typeof UserListQuerySchema>;
 
@@ -107,7 +123,7 @@ export const UpdatePasswordSchema = z
   .refine(...passwordsMatch<{ new_password: string; confirm_password: string }>((v) => v.new_password));
 export type UpdatePassword = z.infer<typeof UpdatePasswordSchema>;
 
-export const UserIdParamsSchema = z.object({ user_id: z.uuid({ error: 'Invalid user id' }) });
+export const UserIdParamsSchema = z.object({ user_id: z.uuid({ error: userListMessages.invalidUserId }) });
 
 export const userMessages = {
   emailTaken: 'The user with this email already exists in the system',

@@ -1,4 +1,4 @@
-import { asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
 import { users } from '../../db/schema/index.js';
@@ -64,16 +64,17 @@ export function containsPattern(value: string): string {
 /**
  * A page of users in the paging key's order (created_at, id; indexed, so a page is read in order and
  * a search stops as soon as the page is full), with the total. `q` matches the e-mail or the full
- * name case-insensitively anywhere, its `%` and `_` taken literally.
+ * name case-insensitively anywhere, its `%` and `_` taken literally; `ids` keeps only those users
+ * (by primary key).
  */
 export async function listUsers(
   db: DbOrTx,
-  page: { skip: number; limit: number; q?: string | undefined },
+  page: { skip: number; limit: number; q?: string | undefined; ids?: string[] | undefined },
 ): Promise<Page<UserRow>> {
-  let filter: SQL | undefined;
-  if (page.q !== undefined) {
-    const pattern = containsPattern(page.q);
-    filter = or(ilike(users.email, pattern), ilike(users.fullName, pattern));
-  }
-  return paginate(db, users, { where: filter, orderBy: [asc(users.createdAt), asc(users.id)] }, page);
+  const pattern = page.q === undefined ? undefined : containsPattern(page.q);
+  const where: SQL | undefined = and(
+    pattern === undefined ? undefined : or(ilike(users.email, pattern), ilike(users.fullName, pattern)),
+    page.ids === undefined ? undefined : inArray(users.id, page.ids),
+  );
+  return paginate(db, users, { where, orderBy: [asc(users.createdAt), asc(users.id)] }, page);
 }

@@ -1,4 +1,4 @@
-import { messages, userMessages } from '@dataplatform/contract';
+import { messages, USER_IDS_MAX, userListMessages, userMessages } from '@dataplatform/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bearer, createUser, detailOf, login, loginRequest, useTestContext } from '../../../test/harness.js';
@@ -477,6 +477,46 @@ describe('users', () => {
       const user = await createUser(ctx);
       expect((await call('GET', '/users/?q=a', user.headers)).statusCode).toBe(403);
       expect((await call('GET', '/users/?q=a')).statusCode).toBe(401);
+    });
+
+    it('reads the users ids names in one request, with q and paging on top, unknown ids left out', async () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      const first = await createUser(ctx, { email: `ids-${tag}-a@example.com` });
+      const second = await createUser(ctx, { email: `ids-${tag}-b@example.com` });
+      await createUser(ctx, { email: `ids-${tag}-c@example.com` });
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const ids = [second.id, unknown, first.id].join(',');
+
+      const named = await call('GET', `/users/?ids=${ids}`, admin.headers);
+      expect(named.statusCode).toBe(200);
+      const body = named.json<{ data: UserBody[]; count: number }>();
+      expect(body.count).toBe(2);
+      expect(body.data.map((u) => u.id)).toEqual([first.id, second.id]);
+
+      const paged = await call('GET', `/users/?ids=${ids}&skip=1&limit=1`, admin.headers);
+      expect(paged.json()).toMatchObject({ count: 2, data: [{ id: second.id }] });
+      const searched = await call('GET', `/users/?ids=${ids}&q=${tag}-B`, admin.headers);
+      expect(searched.json()).toMatchObject({ count: 1, data: [{ id: second.id }] });
+      // Spaces and empty items around the commas are ignored; an empty list is no filter.
+      const spaced = await call('GET', `/users/?ids=${encodeURIComponent(` ${first.id} ,, `)}`, admin.headers);
+      expect(spaced.json()).toMatchObject({ count: 1, data: [{ id: first.id }] });
+      const everyone = (await call('GET', '/users/?limit=1', admin.headers)).json<{ count: number }>();
+      expect((await call('GET', '/users/?ids=,&limit=1', admin.headers)).json()).toMatchObject(everyone);
+    });
+
+    it('refuses ids that are not uuids, or more than USER_IDS_MAX of them, with a 422 on query.ids', async () => {
+      const user = await createUser(ctx);
+      const refused = async (ids: string, msg: string) => {
+        const response = await call('GET', `/users/?ids=${ids}`, admin.headers);
+        expect(response.statusCode, ids.slice(0, 40)).toBe(422);
+        expect(response.json<{ detail: { loc: unknown[]; msg: string }[] }>().detail[0]).toMatchObject({ msg });
+        expect(response.json<{ detail: { loc: unknown[] }[] }>().detail[0]?.loc.slice(0, 2)).toEqual(['query', 'ids']);
+      };
+      await refused(`${user.id},not-a-uuid`, userListMessages.invalidUserId);
+      await refused(Array.from({ length: USER_IDS_MAX + 1 }, () => user.id).join(','), userListMessages.tooManyIds);
+      const atMost = Array.from({ length: USER_IDS_MAX }, () => user.id).join(',');
+      expect((await call('GET', `/users/?ids=${atMost}`, admin.headers)).json()).toMatchObject({ count: 1 });
+      expect((await call('GET', `/users/?ids=${user.id}`, user.headers)).statusCode).toBe(403);
     });
 
     it('refuses paging values out of range with a 422', async () => {

@@ -1,4 +1,11 @@
-import type { SessionsRevoked, UserCreate, UserPublic, UsersPublic, UserUpdate } from '@dataplatform/contract';
+import {
+  USER_IDS_MAX,
+  type SessionsRevoked,
+  type UserCreate,
+  type UserPublic,
+  type UsersPublic,
+  type UserUpdate,
+} from '@dataplatform/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -16,7 +23,7 @@ export interface UsersListParams {
 export const usersKeys = {
   all: ['admin', 'users'] as const,
   list: (params: UsersListParams) => [...usersKeys.all, 'list', params] as const,
-  detail: (id: string) => [...usersKeys.all, 'detail', id] as const,
+  byIds: (ids: readonly string[]) => [...usersKeys.all, 'by-ids', ids] as const,
 };
 
 /** `GET /users/` with skip, limit and the optional search `q`: `{ data, count }`. */
@@ -39,13 +46,26 @@ export function usersQueryOptions(params: UsersListParams) {
   });
 }
 
-/** `GET /users/{user_id}` */
-export function fetchUser(id: string, signal?: AbortSignal): Promise<UserPublic> {
-  return apiRequest<UserPublic>({ path: `/users/${id}`, signal, admin: true });
+/** `GET /users/?ids=`: the users of at most USER_IDS_MAX ids, in one request (unknown ids are left out). */
+export function fetchUsersByIds(ids: readonly string[], signal?: AbortSignal): Promise<UsersPublic> {
+  return apiRequest<UsersPublic>({
+    path: '/users/',
+    query: { ids: ids.join(','), limit: USER_IDS_MAX },
+    signal,
+    admin: true,
+  });
 }
 
-export function userQueryOptions(id: string) {
-  return queryOptions({ queryKey: usersKeys.detail(id), queryFn: ({ signal }) => fetchUser(id, signal) });
+/**
+ * The users of `ids`, one query per USER_IDS_MAX of them (the most one request may name): pass
+ * each to useQueries.
+ */
+export function usersByIdsQueries(ids: readonly string[]) {
+  const batches: string[][] = [];
+  for (let start = 0; start < ids.length; start += USER_IDS_MAX) batches.push(ids.slice(start, start + USER_IDS_MAX));
+  return batches.map((batch) =>
+    queryOptions({ queryKey: usersKeys.byIds(batch), queryFn: ({ signal }) => fetchUsersByIds(batch, signal) }),
+  );
 }
 
 /** `POST /users/` */

@@ -14,7 +14,7 @@ import { LoadingButton } from '../../../components/loading-button.js';
 import { TransferList } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
 import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
-import { userQueryOptions, usersQueryOptions } from '../api/users.js';
+import { usersByIdsQueries, usersQueryOptions } from '../api/users.js';
 
 /** How many search matches "Available Items" offers at once. */
 const SEARCH_LIMIT = 20;
@@ -44,19 +44,27 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
   }, [input]);
   const found = useQuery(usersQueryOptions({ skip: 0, limit: SEARCH_LIMIT, q }));
   const selectedIds = edited ?? members.data ?? [];
-  // The selected users are labelled by their e-mail whether or not the search finds them.
-  const selectedUsers = useQueries({
-    queries: selectedIds.map((id) => userQueryOptions(id)),
-  });
+  // Labels: the members' e-mails read in batches, and each user added since, as the search showed it.
+  const memberUsers = useQueries({ queries: usersByIdsQueries(members.data ?? []) });
+  const [addedLabels, setAddedLabels] = useState<ReadonlyMap<string, string>>(new Map());
 
-  const labels = new Map<string, string>();
-  for (const result of selectedUsers) if (result.data) labels.set(result.data.id, result.data.email);
+  const labels = new Map(addedLabels);
+  for (const batch of memberUsers) for (const user of batch.data?.data ?? []) labels.set(user.id, user.email);
   const listed: UserPublic[] = found.data?.data ?? [];
   for (const user of listed) labels.set(user.id, user.email);
+  // A member the batches did not return (deleted meanwhile, or a failed read) shows its id.
+  const labelsPending = memberUsers.some((batch) => batch.isPending);
   const items = [
-    ...selectedIds.map((id) => ({ id, label: labels.get(id) ?? 'Loading...' })),
+    ...selectedIds.map((id) => ({ id, label: labels.get(id) ?? (labelsPending ? 'Loading...' : id) })),
     ...listed.filter((user) => !selectedIds.includes(user.id)).map((user) => ({ id: user.id, label: user.email })),
   ];
+
+  const change = (ids: string[]) => {
+    const next = new Map(addedLabels);
+    for (const item of items) if (ids.includes(item.id) && labels.has(item.id)) next.set(item.id, item.label);
+    setAddedLabels(next);
+    setEdited(ids);
+  };
 
   const submit = async () => {
     setFailure(undefined);
@@ -92,7 +100,7 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
           ) : members.isError ? (
             <Alert severity="error">The members could not be loaded.</Alert>
           ) : (
-            <TransferList items={items} selectedIds={selectedIds} onChange={setEdited} disabled={save.isPending} />
+            <TransferList items={items} selectedIds={selectedIds} onChange={change} disabled={save.isPending} />
           )}
         </Box>
       </DialogContent>
