@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = {
   contactStatusUpdate: 'contact.status.update',
   twoFactorEnable: 'user.two_factor.enable',
   twoFactorDisable: 'user.two_factor.disable',
+  /** A superuser turned it off for someone who lost their authenticator and recovery codes. */
+  twoFactorReset: 'user.two_factor.reset',
   twoFactorRecoveryCodeUsed: 'user.two_factor.recovery_code_used',
   twoFactorThrottled: 'user.two_factor.throttled',
   ssoConnectionCreate: 'sso_connection.create',

@@ -114,6 +114,8 @@ const RESOURCE_SCOPED: Record<string, { grant: Grant; why: string }> = {
 const SUPERUSER_OPERATIONS = new Set([
   // Signing someone out everywhere (decision 027).
   'POST /api/v1/users/{user_id}/sessions/revoke',
+  // Turning off someone's lost second factor (decision 026).
+  'POST /api/v1/users/{user_id}/two-factor/reset',
   'GET /api/v1/sso/connections',
   'POST /api/v1/sso/connections',
   'PUT /api/v1/sso/connections/{connection_id}',

@@ -60,9 +60,14 @@ export async function advanceTimeStep(db: DbOrTx, userId: string, timeStep: numb
   return rows.length > 0;
 }
 
-export async function deleteTwoFactor(db: DbOrTx, userId: string): Promise<void> {
-  await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
+/** Removes the account's secret (on or pending) and recovery codes; true when it was on. */
+export async function deleteTwoFactor(db: DbOrTx, userId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(userTwoFactor)
+    .where(eq(userTwoFactor.userId, userId))
+    .returning({ enabledAt: userTwoFactor.enabledAt });
   await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  return deleted.some((row) => row.enabledAt !== null);
 }
 
 export async function replaceRecoveryCodes(db: DbOrTx, userId: string, codeHashes: string[]): Promise<void> {

@@ -9,6 +9,8 @@ import {
   TwoFactorLoginSchema,
   TwoFactorSetupSchema,
   TwoFactorStatusSchema,
+  twoFactorMessages,
+  UserIdParamsSchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -116,6 +118,32 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{ twoFactor: TwoFactorServic
     async (request) => {
       await twoFactor.disable(currentActor(request), request.body);
       return { message: 'Two-factor authentication is off' };
+    },
+  );
+
+  app.post(
+    '/users/:user_id/two-factor/reset',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        operationId: 'users_two_factor_reset',
+        tags,
+        summary:
+          'Turn off two-factor sign-in for a user who lost the authenticator and recovery codes, and sign them out everywhere (superusers only)',
+        params: UserIdParamsSchema,
+        response: {
+          200: MessageSchema,
+          400: HttpErrorSchema,
+          401: HttpErrorSchema,
+          403: HttpErrorSchema,
+          404: HttpErrorSchema,
+          422: ValidationErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      await twoFactor.resetAsAdmin(currentActor(request), request.params.user_id);
+      return { message: twoFactorMessages.resetDone };
     },
   );
 };

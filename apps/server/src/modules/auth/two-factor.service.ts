@@ -18,7 +18,7 @@ import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Actor, AuthContext } from '../../lib/auth-context.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
-import { badRequest, conflict, tooManyRequests } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { createSecretBox } from '../../lib/secret-box.js';
@@ -27,6 +27,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail } from '../mail/mail.service.js';
 import { findUserById, type UserRow } from '../users/users.service.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { revokeUserSessions } from './sessions.repository.js';
 import type { SessionMeta, SessionService } from './sessions.service.js';
 import {
   advanceTimeStep,
@@ -222,6 +223,30 @@ export function createTwoFactorService(deps: {
       });
       wakeMailer();
       await throttle.succeeded(actor.user.id, actor.ip ?? '');
+    },
+
+    /**
+     * A superuser turns it off for someone who lost both the authenticator and the recovery codes
+     * (after checking who they are, outside the product), and signs them out everywhere: a lost
+     * phone may still hold a session. Not for one's own account, which takes the password and a code.
+     */
+    async resetAsAdmin(actor: Actor, userId: string): Promise<void> {
+      if (userId === actor.user.id) throw badRequest(twoFactorMessages.resetOwn);
+      await db.transaction(async (tx) => {
+        const user = await findUserById(tx, userId);
+        if (!user) throw notFound(userMessages.notFound);
+        if (!(await deleteTwoFactor(tx, userId))) throw badRequest(twoFactorMessages.notEnabled);
+        const revoked = await revokeUserSessions(tx, userId, clock.now());
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.twoFactorReset,
+          targetType: AUDIT_TARGET_TYPES.user,
+          targetId: userId,
+          before: { two_factor_enabled: true },
+          after: { two_factor_enabled: false, sessions_revoked: revoked },
+        });
+        await mail(tx, user, 'reset');
+      });
+      wakeMailer();
     },
 
     /** What the password step answers an account with two-factor sign-in on; undefined for others. */

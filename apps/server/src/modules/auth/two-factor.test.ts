@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, RECOVERY_CODE_COUNT } from '@dataplatform/contract';
+import { AUDIT_ACTIONS, RECOVERY_CODE_COUNT, twoFactorMessages } from '@dataplatform/contract';
 import { generate } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -77,7 +77,7 @@ async function auditActions(ctx: TestContext, userId: string): Promise<string[]>
 }
 
 describe('two-factor sign-in (TOTP)', () => {
-  const { ctx } = useTestContext({ clock: createTestClock(new Date('2026-03-01T09:00:05Z')) });
+  const { ctx, admin } = useTestContext({ clock: createTestClock(new Date('2026-03-01T09:00:05Z')) });
 
   it('enrols with a code from the app, hands out ten recovery codes once, and mails the owner (TOTP-ENROL-1)', async () => {
     const user = await createUser(ctx);
@@ -270,6 +270,60 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(await auditActions(ctx, user.id)).toEqual(
       expect.arrayContaining([AUDIT_ACTIONS.twoFactorEnable, AUDIT_ACTIONS.twoFactorDisable]),
     );
+  });
+
+  describe('a superuser resets a lost second factor (TOTP-RESET-1)', () => {
+    const reset = (userId: string, headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: `${API}/users/${userId}/two-factor/reset`, headers });
+
+    it('turns it off, signs the user out everywhere, audits and mails them; the password alone signs in', async () => {
+      const user = await createUser(ctx);
+      await enable(ctx, user);
+      const mail = await mailAfter(
+        ctx,
+        (m) => m.to.includes(user.email) && m.subject.includes('turned off by an administrator'),
+        async () => {
+          const done = await reset(user.id, admin.headers);
+          expect(done.statusCode).toBe(200);
+          expect(done.json()).toEqual({ message: twoFactorMessages.resetDone });
+        },
+      );
+      expect(mail.text).toContain('signed it out everywhere');
+      // The session the user had (perhaps on the lost phone) is gone.
+      expect((await ctx.app.inject({ url: `${API}/users/me`, headers: user.headers })).statusCode).toBe(401);
+      const login = await loginRequest(ctx, user.email, user.password);
+      expect(login.json()).toHaveProperty('access_token');
+      const status = await ctx.app.inject({
+        url: `${API}/users/me/two-factor`,
+        headers: bearer(login.json<{ access_token: string }>().access_token),
+      });
+      expect(status.json()).toMatchObject({ enabled: false, recovery_codes_left: 0 });
+      expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorReset);
+
+      // Nothing left to reset: a clear 400, and no second audit entry.
+      const again = await reset(user.id, admin.headers);
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toMatchObject({ detail: twoFactorMessages.notEnabled, code: 'bad_request' });
+      expect((await auditActions(ctx, user.id)).filter((a) => a === AUDIT_ACTIONS.twoFactorReset)).toHaveLength(1);
+    });
+
+    it("refuses a superuser's own account, an unknown user, a bad id and anyone but a superuser", async () => {
+      const own = await reset(admin.id, admin.headers);
+      expect(own.statusCode).toBe(400);
+      expect(own.json()).toMatchObject({ detail: twoFactorMessages.resetOwn });
+
+      const unknown = await reset('00000000-0000-4000-8000-000000000000', admin.headers);
+      expect(unknown.statusCode).toBe(404);
+      expect((await reset('not-a-uuid', admin.headers)).statusCode).toBe(422);
+
+      const target = await createUser(ctx);
+      await enable(ctx, target);
+      const other = await createUser(ctx);
+      expect((await reset(target.id, other.headers)).statusCode).toBe(403);
+      expect((await reset(target.id, {})).statusCode).toBe(401);
+      // Still on: the password step answers a challenge.
+      await challengeFor(ctx, target);
+    });
   });
 });
 

@@ -180,17 +180,19 @@ export function contactNotificationMail(
 /** Two-factor sign-in changes, told to the account owner (decision 026): an unexpected one is a warning. */
 export function twoFactorChangedMail(
   to: string,
-  change: 'enabled' | 'disabled' | 'recovery_code_used',
+  change: 'enabled' | 'disabled' | 'reset' | 'recovery_code_used',
   details: { recoveryCodesLeft?: number } = {},
 ): OutgoingMail {
   const subjects = {
     enabled: `${PRODUCT_NAME} - Two-factor authentication turned on`,
     disabled: `${PRODUCT_NAME} - Two-factor authentication turned off`,
+    reset: `${PRODUCT_NAME} - Two-factor authentication turned off by an administrator`,
     recovery_code_used: `${PRODUCT_NAME} - A recovery code was used to sign in`,
   } as const;
   const firstLines = {
     enabled: `Two-factor authentication was turned on for the account ${to}. Signing in now takes a code from your authenticator app.`,
     disabled: `Two-factor authentication was turned off for the account ${to}. Signing in now takes only your password.`,
+    reset: `An administrator turned off two-factor authentication for the account ${to} and signed it out everywhere. Signing in now takes only your password; turn two-factor authentication on again under Settings, Security.`,
     recovery_code_used: `Someone signed in to the account ${to} with one of its recovery codes. That code no longer works; ${details.recoveryCodesLeft ?? 0} remain.`,
   } as const;
   const subject = subjects[change];

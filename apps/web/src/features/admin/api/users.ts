@@ -1,5 +1,6 @@
 import {
   USER_IDS_MAX,
+  type Message,
   type SessionsRevoked,
   type UserCreate,
   type UserPublic,
@@ -129,5 +130,21 @@ export function useSignOutUserEverywhere() {
         `${user.email} is signed out everywhere (${revoked === 1 ? '1 session' : `${revoked} sessions`} ended)`,
         'success',
       ),
+  });
+}
+
+/**
+ * `POST /users/{user_id}/two-factor/reset` (superusers): turns off the second factor of a user who
+ * lost it, and signs them out everywhere.
+ */
+export function resetUserTwoFactor(id: string): Promise<Message> {
+  return apiRequest<Message>({ method: 'POST', path: `/users/${id}/two-factor/reset`, admin: true });
+}
+
+export function useResetUserTwoFactor() {
+  return useMutation({
+    mutationFn: (user: Pick<UserPublic, 'id' | 'email'>) => resetUserTwoFactor(user.id),
+    onSuccess: (_answer, user) =>
+      showToast(`Two-factor authentication is off for ${user.email}; they are signed out everywhere`, 'success'),
   });
 }

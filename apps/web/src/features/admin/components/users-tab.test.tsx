@@ -1,3 +1,4 @@
+import { twoFactorMessages } from '@dataplatform/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -130,6 +131,38 @@ describe('UsersTab', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('person2@example.com is signed out everywhere (3 sessions ended)')).toBeVisible();
     expect(calls).toContain(`POST /api/v1/users/${user(2).id}/sessions/revoke`);
+  });
+
+  it('resets a lost second factor after asking, but never on the own row', async () => {
+    const calls: string[] = [];
+    const all = [user(1, { id: OWN_ID }), user(2)];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      calls.push(`${init.method ?? 'GET'} ${url.split('?')[0]}`);
+      if (url.includes('/two-factor/reset')) return Response.json({ message: 'done' });
+      return Response.json({ data: all, count: all.length });
+    });
+    renderTab();
+    const own = await screen.findByRole('button', {
+      name: 'Reset two-factor authentication of user person1@example.com',
+    });
+    expect(own).toHaveAttribute('aria-disabled', 'true');
+    expect(own).toHaveAccessibleDescription(twoFactorMessages.resetOwn);
+    await userEvent.click(own);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Reset two-factor authentication of user person2@example.com' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Reset Two-Factor Authentication' });
+    expect(dialog).toHaveTextContent('Turn off two-factor authentication for "person2@example.com"');
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(
+      await screen.findByText(
+        'Two-factor authentication is off for person2@example.com; they are signed out everywhere',
+      ),
+    ).toBeVisible();
+    expect(calls).toEqual([expect.any(String), `POST /api/v1/users/${user(2).id}/two-factor/reset`]);
   });
 
   it("sends a superuser's own locked Active and Admin boxes as they are when they rename themselves", async () => {

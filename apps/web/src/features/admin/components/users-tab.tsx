@@ -1,6 +1,7 @@
-import type { UserPublic } from '@dataplatform/contract';
+import { twoFactorMessages, type UserPublic } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
@@ -22,6 +23,7 @@ import {
   USERS_PAGE_SIZE,
   useCreateUser,
   useDeleteUser,
+  useResetUserTwoFactor,
   useSignOutUserEverywhere,
   useUpdateUser,
   usersQueryOptions,
@@ -71,6 +73,8 @@ export function UsersTab() {
   const [signingOut, setSigningOut] = useState<UserPublic>();
   const createUser = useCreateUser();
   const signOutEverywhere = useSignOutUserEverywhere();
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<UserPublic>();
+  const resetTwoFactor = useResetUserTwoFactor();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
 
@@ -181,6 +185,22 @@ export function UsersTab() {
               </Tooltip>
               {self ? (
                 <ProtectedActionButton
+                  label={`Reset two-factor authentication of user ${user.email}`}
+                  reason={twoFactorMessages.resetOwn}
+                  icon={<LockResetIcon fontSize="small" />}
+                />
+              ) : (
+                <Tooltip title={`Reset two-factor authentication of ${user.email}`}>
+                  <IconButton
+                    aria-label={`Reset two-factor authentication of user ${user.email}`}
+                    onClick={() => setResettingTwoFactor(user)}
+                  >
+                    <LockResetIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+              {self ? (
+                <ProtectedActionButton
                   label={`Delete user ${user.email}`}
                   reason={SELF_PROTECTION_TEXT}
                   icon={<DeleteIcon fontSize="small" />}
@@ -281,6 +301,20 @@ export function UsersTab() {
         {signingOut?.id === ownId
           ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
           : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={resettingTwoFactor !== undefined}
+        title="Reset Two-Factor Authentication"
+        confirmLabel="Reset"
+        loading={resetTwoFactor.isPending}
+        onConfirm={() => {
+          if (!resettingTwoFactor) return;
+          resetTwoFactor.mutate(resettingTwoFactor, { onSettled: () => setResettingTwoFactor(undefined) });
+        }}
+        onClose={() => setResettingTwoFactor(undefined)}
+      >
+        {`Turn off two-factor authentication for "${resettingTwoFactor?.email}" and sign them out everywhere? Do this only for someone who lost both their authenticator and their recovery codes, once you know it is them. They will sign in with their password alone and are told by e-mail.`}
       </ConfirmDialog>
     </TabBody>
   );
