@@ -179,6 +179,18 @@ async function measureFirstLoad(browser: Browser, app: AppServer, url: string, s
 }
 
 type Scores = Record<Category, number>;
+/** Lighthouse's performance metrics (milliseconds; CLS unitless), kept per run in the JSON. */
+const PERFORMANCE_METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'speed-index',
+  'cumulative-layout-shift',
+] as const;
+interface LighthouseRun {
+  scores: Scores;
+  metrics: Record<string, number>;
+}
 
 /**
  * One Lighthouse run in a fresh browser profile. A signed-in run first puts the session into that
@@ -219,10 +231,21 @@ async function lighthouseOnce(app: AppServer, url: string, session: Session | un
       await mkdir(reportDir, { recursive: true });
       await writeFile(path.join(reportDir, `${label}.json`), stdout);
     }
-    const report = JSON.parse(stdout) as { categories: Record<Category, { score: number | null }> };
-    return Object.fromEntries(
+    const report = JSON.parse(stdout) as {
+      categories: Record<Category, { score: number | null }>;
+      audits: Record<string, { numericValue?: number }>;
+    };
+    const scores = Object.fromEntries(
       CATEGORIES.map((category) => [category, Math.round((report.categories[category].score ?? 0) * 100)]),
     ) as Scores;
+    // What the performance score is made of, in the JSON only: where a low score comes from.
+    const metrics = Object.fromEntries(
+      PERFORMANCE_METRICS.map((metric) => [
+        metric,
+        Math.round((report.audits[metric]?.numericValue ?? NaN) * 1000) / 1000,
+      ]),
+    );
+    return { scores, metrics };
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
@@ -254,7 +277,7 @@ interface PageResult {
   jsGzipBytes: number;
   scripts: string[];
   signedInChunks: string[];
-  lighthouseRuns: Scores[];
+  lighthouseRuns: LighthouseRun[];
   median?: Scores;
   misses: string[];
 }
@@ -273,7 +296,7 @@ try {
       const misses: string[] = [];
       if (target.maxJsBytes !== undefined && firstLoad.bytes > target.maxJsBytes) misses.push('js');
       if (target.noSignedInChunk && firstLoad.signedIn.length > 0) misses.push('signed-in chunk');
-      const lighthouseRuns: Scores[] = [];
+      const lighthouseRuns: LighthouseRun[] = [];
       if (!options['chunks-only']) {
         for (let index = 1; index <= runs; index += 1) {
           const label = `${page.path.slice(1).replace(/[/?=]/g, '_')}-${index}`;
@@ -284,7 +307,7 @@ try {
         lighthouseRuns.length === 0
           ? undefined
           : (Object.fromEntries(
-              CATEGORIES.map((category) => [category, median(lighthouseRuns.map((scores) => scores[category]))]),
+              CATEGORIES.map((category) => [category, median(lighthouseRuns.map((run) => run.scores[category]))]),
             ) as Scores);
       for (const category of target.judged) {
         if (medianScores && medianScores[category] < MIN_SCORE) misses.push(category);
