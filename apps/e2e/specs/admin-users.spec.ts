@@ -1,4 +1,6 @@
+import { generate } from 'otplib';
 import { expect, test, toast, uniqueTag } from '../support/admin.js';
+import { apiLogin, expectNoSeriousA11yViolations } from '../support/fixtures.js';
 
 test('the admin area opens on the Users tab, and every tab has its own URL', async ({ page, admin: _admin }) => {
   await page.goto('/admin');
@@ -204,4 +206,45 @@ test('a superuser cannot delete, deactivate or demote themselves: the controls s
   await expect(otherDelete).not.toHaveAttribute('aria-disabled', 'true');
   await otherDelete.click();
   await expect(page.getByRole('dialog', { name: 'Delete User' })).toContainText(other.email);
+});
+
+test('resets the second factor of a user who lost it: they are signed out and sign in with the password alone', async ({
+  page,
+  admin,
+  createAccount,
+  request,
+}) => {
+  const account = await createAccount();
+  // The user turns two-factor sign-in on (over the API: the Security tab has its own spec).
+  const token = await apiLogin(request, account.email, account.password);
+  const headers = { authorization: `Bearer ${token}` };
+  const setup = await request.post('/api/v1/users/me/two-factor/setup', { headers });
+  const { secret } = (await setup.json()) as { secret: string };
+  const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+  expect((await request.post('/api/v1/users/me/two-factor/confirm', { headers, data: { code } })).status()).toBe(200);
+
+  await page.goto('/admin/users');
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await table.getByRole('button', { name: `Reset two-factor authentication of user ${account.email}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reset Two-Factor Authentication' });
+  await expect(dialog).toContainText(`Turn off two-factor authentication for "${account.email}"`);
+  await expectNoSeriousA11yViolations(page, 'reset two-factor dialog');
+  await dialog.getByRole('button', { name: 'Reset' }).click();
+  await expect(
+    toast(page, `Two-factor authentication is off for ${account.email}; they are signed out everywhere`),
+  ).toBeVisible();
+
+  // The session the user had is over; the password alone now answers a session.
+  expect((await request.get('/api/v1/users/me', { headers })).status()).toBe(401);
+  expect(await apiLogin(request, account.email, account.password)).toEqual(expect.any(String));
+
+  // Their own row: the control is there, explains itself, and does nothing (the server refuses too).
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(admin.email);
+  const own = table.getByRole('button', { name: `Reset two-factor authentication of user ${admin.email}` });
+  await expect(own).toHaveAttribute('aria-disabled', 'true');
+  await expect(own).toHaveAccessibleDescription(/under Settings, Security, with your password and a code/);
+  await own.click({ force: true });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });
