@@ -1,11 +1,9 @@
 import { USER_IDS_MAX } from '@dataplatform/contract';
-import { ThemeProvider } from '@mui/material/styles';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
-import { QueryProvider } from '../../../lib/query-client.js';
-import { clearSession, STORAGE_KEYS } from '../../../lib/session.js';
+import { renderInApp, storeSignedInUser } from '../../../test/render-in-app.js';
+import { resetSignedInState } from '../../../test/signed-in.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
 
 const tenant = {
@@ -55,25 +53,11 @@ function serveMembers(memberCount: number) {
   return { urls, members };
 }
 
-function renderDialog() {
-  render(
-    <ThemeProvider theme={theme}>
-      <QueryProvider>
-        <TenantMembersDialog tenant={tenant} onClose={() => undefined} />
-      </QueryProvider>
-    </ThemeProvider>,
-  );
-}
+const renderDialog = () => renderInApp(<TenantMembersDialog tenant={tenant} onClose={() => undefined} />);
 
 describe('TenantMembersDialog', () => {
-  beforeEach(() => {
-    localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
-    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 'admin', is_superuser: true }));
-  });
-  afterEach(() => {
-    clearSession();
-    vi.unstubAllGlobals();
-  });
+  beforeEach(() => storeSignedInUser({ id: 'admin', is_superuser: true }));
+  afterEach(resetSignedInState);
 
   it('labels the members with their e-mails read in batches of USER_IDS_MAX, not one request each', async () => {
     const { urls, members } = serveMembers(USER_IDS_MAX + 50);

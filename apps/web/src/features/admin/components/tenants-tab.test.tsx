@@ -1,11 +1,9 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
-import { QueryProvider } from '../../../lib/query-client.js';
-import { clearSession, STORAGE_KEYS } from '../../../lib/session.js';
 import { backgroundColourName } from '../../../test/colors.js';
+import { renderInApp, storeSignedInUser } from '../../../test/render-in-app.js';
+import { resetSignedInState } from '../../../test/signed-in.js';
 import { TenantsTab } from './tenants-tab.js';
 
 function tenant(index: number, overrides: Record<string, unknown> = {}) {
@@ -38,27 +36,12 @@ function serveTenants(all: unknown[], gate: Promise<void> = Promise.resolve()) {
   return urls;
 }
 
-// The tab inside the app's theme and query client, as the admin area shows it.
-function renderTab() {
-  render(
-    <ThemeProvider theme={theme}>
-      <QueryProvider>
-        <TenantsTab />
-      </QueryProvider>
-    </ThemeProvider>,
-  );
-}
+const renderTab = () => renderInApp(<TenantsTab />);
 
 describe('TenantsTab', () => {
-  beforeEach(() => {
-    localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
-    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 'admin', is_superuser: true }));
-  });
-  afterEach(() => {
-    // Also empties the shared query cache, as a logout does.
-    clearSession();
-    vi.unstubAllGlobals();
-  });
+  beforeEach(() => storeSignedInUser({ id: 'admin', is_superuser: true }));
+  // Also empties the shared query cache, as a logout does.
+  afterEach(resetSignedInState);
 
   it('says "Loading tenants..." until the first page arrives (ADM-TENANTS-5)', async () => {
     let open = () => {};

@@ -1,0 +1,21 @@
+import { ThemeProvider } from '@mui/material/styles';
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { theme } from '../app/theme.js';
+import { QueryProvider } from '../lib/query-client.js';
+import { STORAGE_KEYS, type StoredUser } from '../lib/session.js';
+
+/** Renders `ui` inside the app's theme and shared query client, as the signed-in areas show it. */
+export function renderInApp(ui: ReactElement): RenderResult {
+  return render(
+    <ThemeProvider theme={theme}>
+      <QueryProvider>{ui}</QueryProvider>
+    </ThemeProvider>,
+  );
+}
+
+/** Stores a session for `user`, as a login does (resetSignedInState removes it). */
+export function storeSignedInUser(user: StoredUser): void {
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
+  localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+}
