@@ -1,4 +1,5 @@
 import { ThemeProvider } from '@mui/material/styles';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { theme } from '../app/theme.js';
@@ -10,6 +11,19 @@ export function renderInApp(ui: ReactElement): RenderResult {
   return render(
     <ThemeProvider theme={theme}>
       <QueryProvider>{ui}</QueryProvider>
+    </ThemeProvider>,
+  );
+}
+
+/**
+ * Renders `ui` in the app's theme with a query client of its own that never retries: for a
+ * component whose failure states a test shows at once (the app's client retries server errors).
+ */
+export function renderWithFreshClient(ui: ReactElement): RenderResult {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <ThemeProvider theme={theme}>
+      <QueryClientProvider client={client}>{ui}</QueryClientProvider>
     </ThemeProvider>,
   );
 }

@@ -1,9 +1,7 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
+import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { backgroundColourName } from '../../../test/colors.js';
 import { BillingHistoryTab } from './billing-history-tab.js';
 import { recordFetch } from '../../../test/signed-in.js';
@@ -21,16 +19,7 @@ function transaction(index: number, status: 'succeeded' | 'pending' | 'failed', 
   };
 }
 
-function renderTab() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ThemeProvider theme={theme}>
-      <QueryClientProvider client={client}>
-        <BillingHistoryTab />
-      </QueryClientProvider>
-    </ThemeProvider>,
-  );
-}
+const renderTab = () => renderWithFreshClient(<BillingHistoryTab />);
 
 describe('BillingHistoryTab', () => {
   beforeEach(() => localStorage.setItem(STORAGE_KEYS.accessToken, 'token'));

@@ -1,11 +1,9 @@
 import { emailVerificationMessages, type UserMe } from '@dataplatform/contract';
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
+import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
 import { EmailVerificationBanner } from './email-verification-banner.js';
 
@@ -20,16 +18,7 @@ const ME: UserMe = {
   roles: [],
 };
 
-function renderBanner(me: UserMe) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <ThemeProvider theme={theme}>
-      <QueryClientProvider client={client}>
-        <EmailVerificationBanner me={me} />
-      </QueryClientProvider>
-    </ThemeProvider>,
-  );
-}
+const renderBanner = (me: UserMe) => renderWithFreshClient(<EmailVerificationBanner me={me} />);
 
 describe('EmailVerificationBanner', () => {
   beforeEach(() => localStorage.setItem(STORAGE_KEYS.accessToken, 'token'));

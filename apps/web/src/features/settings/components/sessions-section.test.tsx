@@ -1,12 +1,10 @@
 import { sessionMessages, type AccountSession } from '@dataplatform/contract';
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
 import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
+import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
 import { SessionsSection } from './sessions-section.js';
 
@@ -52,14 +50,11 @@ function fakeServer(sessions: AccountSession[], options: { failList?: boolean } 
 }
 
 function renderSection() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ThemeProvider theme={theme}>
-      <QueryClientProvider client={client}>
-        <SessionsSection />
-        <Toaster />
-      </QueryClientProvider>
-    </ThemeProvider>,
+  renderWithFreshClient(
+    <>
+      <SessionsSection />
+      <Toaster />
+    </>,
   );
 }
 

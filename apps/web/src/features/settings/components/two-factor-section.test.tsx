@@ -1,10 +1,8 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
+import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
 import { TwoFactorSection } from './two-factor-section.js';
 
@@ -43,16 +41,7 @@ function fakeServer(state: { enabled: boolean; required?: boolean; disableAnswer
   return calls;
 }
 
-function renderSection() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ThemeProvider theme={theme}>
-      <QueryClientProvider client={client}>
-        <TwoFactorSection />
-      </QueryClientProvider>
-    </ThemeProvider>,
-  );
-}
+const renderSection = () => renderWithFreshClient(<TwoFactorSection />);
 
 describe('TwoFactorSection', () => {
   beforeEach(() => localStorage.setItem(STORAGE_KEYS.accessToken, 'token'));
