@@ -171,9 +171,9 @@ export function createSessionService(deps: {
     issue,
     authenticate,
     revoke: (tx: DbOrTx, sessionId: string) => revokeSession(tx, sessionId, clock.now()),
-    revokeAllForUser: async (tx: DbOrTx, userId: string, keepSessionId?: string): Promise<void> => {
-      await revokeUserSessions(tx, userId, clock.now(), keepSessionId);
-    },
+    /** Ends every live session of the user (but `keepSessionId`) in `tx`; answers how many ended. */
+    revokeAllForUser: (tx: DbOrTx, userId: string, keepSessionId?: string): Promise<number> =>
+      revokeUserSessions(tx, userId, clock.now(), keepSessionId),
 
     /** The caller's sessions that can still sign in, theirs marked `current`. */
     async listOwn(auth: AuthContext): Promise<AccountSessions> {

@@ -27,7 +27,6 @@ import type { AuditService } from '../audit/audit.service.js';
 import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail } from '../mail/mail.service.js';
 import { findUserById, type UserRow } from '../users/users.service.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { revokeUserSessions } from './sessions.repository.js';
 import type { SessionMeta, SessionService } from './sessions.service.js';
 import {
   advanceTimeStep,
@@ -236,7 +235,7 @@ export function createTwoFactorService(deps: {
         const user = await findUserById(tx, userId);
         if (!user) throw notFound(userMessages.notFound);
         if (!(await deleteTwoFactor(tx, userId))) throw badRequest(twoFactorMessages.notEnabled);
-        const revoked = await revokeUserSessions(tx, userId, clock.now());
+        const revoked = await sessions.revokeAllForUser(tx, userId);
         await audit.record(tx, actor, {
           action: AUDIT_ACTIONS.twoFactorReset,
           targetType: AUDIT_TARGET_TYPES.user,

@@ -61,7 +61,10 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
 
   const change = (ids: string[]) => {
     const next = new Map(addedLabels);
-    for (const item of items) if (ids.includes(item.id) && labels.has(item.id)) next.set(item.id, item.label);
+    for (const id of ids) {
+      const label = labels.get(id);
+      if (label !== undefined) next.set(id, label);
+    }
     setAddedLabels(next);
     setEdited(ids);
   };
