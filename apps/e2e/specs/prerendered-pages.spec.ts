@@ -3,7 +3,8 @@ import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../sup
 
 // A prerendered marketing page runs a small script, not the app (docs/decisions/024): its menus,
 // drawer and theme toggle work without React, and the app loads only for a signed-in visitor or
-// when the contact form is used.
+// when the contact form is used. The auth screens are prerendered the same way (decision 031): the
+// app loads on the first use of the card.
 
 /** Records the scripts the page asks for, by file name. */
 function recordScripts(page: Page): string[] {
@@ -14,6 +15,17 @@ function recordScripts(page: Page): string[] {
   return scripts;
 }
 const appLoaded = (scripts: string[]) => scripts.some((file) => file.startsWith('boot-'));
+
+/** Holds the app's script until the returned function is called, as on a slow network. */
+async function holdApp(page: Page): Promise<() => void> {
+  let releaseApp: () => void = () => undefined;
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await page.route('**/assets/boot-*.js', async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  return releaseApp;
+}
 
 test('menus open, move and close from the keyboard without the app', async ({ page }) => {
   const scripts = recordScripts(page);
@@ -112,13 +124,7 @@ test('the theme toggle needs no app', async ({ page }) => {
 });
 
 test('what is typed and sent before the app arrives reaches it, and is sent once', async ({ page }) => {
-  // The app arrives late, as on a slow network.
-  let releaseApp: () => void = () => undefined;
-  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-  await page.route('**/assets/boot-*.js', async (route) => {
-    await appHeld;
-    await route.continue();
-  });
+  const releaseApp = await holdApp(page);
   const sends: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/v1/contact/')) sends.push(request.method());
@@ -151,4 +157,59 @@ test('a signed-in visitor gets the app on a marketing page', async ({ page, crea
   await page.goto('/about-us');
   await page.getByRole('button', { name: 'account menu' }).click();
   await expect(page.getByRole('menuitem', { name: 'Log Out' })).toBeVisible();
+});
+
+test.describe('auth screens', () => {
+  test('arrive as markup and load the app only when used', async ({ page }) => {
+    const scripts = recordScripts(page);
+    const response = await page.goto('/signup', { waitUntil: 'networkidle' });
+    expect(await response?.text()).toContain('Already have an account?');
+    await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
+    expect(appLoaded(scripts)).toBe(false);
+    await page.getByRole('textbox', { name: 'Full Name' }).focus();
+    await expect.poll(() => appLoaded(scripts)).toBe(true);
+  });
+
+  test('what is typed and sent before the app arrives signs in, once', async ({ page, createAccount }) => {
+    const account = await createAccount();
+    const releaseApp = await holdApp(page);
+    const sends: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/login/access-token')) sends.push(request.method());
+    });
+
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByRole('textbox', { name: 'Email' }).fill(account.email);
+    await page.locator('input[autocomplete="current-password"]').fill(account.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    // Held, not sent natively: the password never reaches the address.
+    await expect(page).toHaveURL(/\/login$/);
+    releaseApp();
+
+    await expect(page).toHaveURL(/\/studio$/);
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
+    expect(sends).toEqual(['POST']);
+  });
+
+  test('a button pressed before the app arrives is pressed again when it runs', async ({ page }) => {
+    const releaseApp = await holdApp(page);
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+    releaseApp();
+    await expect(page.getByRole('textbox', { name: 'Work email' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with SSO' })).toBeVisible();
+  });
+
+  test('a signed-in visitor is sent on from the login screen', async ({ page, createAccount, signIn }) => {
+    await signIn(page, await createAccount());
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/studio$/);
+  });
+
+  test('a reset link without its token says so once the app runs', async ({ page }) => {
+    await page.goto('/reset-password');
+    await page.locator('input[autocomplete="new-password"]').first().focus();
+    await expect(page.getByRole('alert')).toHaveText('This reset link is incomplete: it carries no token.');
+    await expect(page.getByRole('button', { name: 'Reset Password' })).toBeDisabled();
+  });
 });

@@ -1,8 +1,9 @@
-// Build step: renders each marketing page to static HTML (dist/<page>/index.html) with its own title,
-// description, critical CSS, the top bar's menus and drawer (in templates) and the small script that
-// drives them (src/prerendered.ts) instead of the app; then writes sitemap.xml and robots.txt.
-// The server serves /about-us from dist/about-us/index.html; every other route gets the SPA shell,
-// which starts the app. docs/decisions/011-web-prerendering.md, 024-lean-marketing-pages.md
+// Build step: renders each marketing page and auth screen to static HTML (dist/<page>/index.html)
+// with its own title, description, critical CSS, the top bar's menus and drawer (in templates, on
+// marketing pages) and the small script that drives them (src/prerendered.ts) instead of the app;
+// then writes sitemap.xml (marketing pages only) and robots.txt. The server serves /about-us from
+// dist/about-us/index.html; every other route gets the SPA shell, which starts the app.
+// docs/decisions/011-web-prerendering.md, 024-lean-marketing-pages.md, 031-prerendered-auth-screens.md
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -22,6 +23,10 @@ const PAGE_MODULES = {
   '/high-scale-tableau': 'src/features/marketing/pages/high-scale-tableau-page.tsx',
   '/transparency-pipeline': 'src/features/marketing/pages/transparency-pipeline-page.tsx',
   '/contact': 'src/features/contact/components/contact-page.tsx',
+  '/login': 'src/features/auth/components/login-page.tsx',
+  '/signup': 'src/features/auth/components/signup-page.tsx',
+  '/recover-password': 'src/features/auth/components/recover-password-page.tsx',
+  '/reset-password': 'src/features/auth/components/reset-password-page.tsx',
 };
 
 function escapeHtml(text) {
@@ -59,7 +64,8 @@ const template = sourceTemplate.replace(COLOR_SCHEME_TAG, `<script>${colorScheme
 await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([colorSchemeHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-const { renderPage, MARKETING_PAGES } = await import(pathToFileURL(ssrEntry).href);
+const { renderPage, MARKETING_PAGES, AUTH_PAGES } = await import(pathToFileURL(ssrEntry).href);
+const PRERENDERED = [...MARKETING_PAGES, ...AUTH_PAGES];
 
 // The SPA shell's entry (src/main.tsx) is Vite's script tag, plus preloads for its static imports.
 const shellEntry = manifest['index.html'];
@@ -84,7 +90,7 @@ const pageScriptTags = [
   ...modulePreloads(chunksFor(manifest, 'src/prerendered.ts').filter((file) => file !== pageScript.file)),
 ].join('\n    ');
 
-for (const page of MARKETING_PAGES) {
+for (const page of PRERENDERED) {
   const moduleKey = PAGE_MODULES[page.path];
   if (!moduleKey) throw new Error(`prerender: no source module listed for ${page.path}`);
   if (!manifest[moduleKey]) throw new Error(`prerender: ${moduleKey} is not in Vite's manifest`);
@@ -101,7 +107,7 @@ for (const page of MARKETING_PAGES) {
       `<link rel="canonical" href="${siteUrl}${page.path}" />\n    ${pageScriptTags}\n    ${styles}`,
     )
     .replace('<!--app-html-->', html)
-    .replace('<!--app-overlays-->', `<div data-static-overlays>${overlays}</div>`);
+    .replace('\n    <!--app-overlays-->', overlays ? `\n    <div data-static-overlays>${overlays}</div>` : '');
   const pageDir = path.join(distDir, page.path.slice(1));
   await mkdir(pageDir, { recursive: true });
   await writeFile(path.join(pageDir, 'index.html'), document);
@@ -150,4 +156,4 @@ for (const entry of await readdir(distDir, { recursive: true, withFileTypes: tru
   );
 }
 
-process.stdout.write(`prerendered ${MARKETING_PAGES.length} pages, sitemap.xml and robots.txt\n`);
+process.stdout.write(`prerendered ${PRERENDERED.length} pages, sitemap.xml and robots.txt\n`);

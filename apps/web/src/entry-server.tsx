@@ -8,12 +8,17 @@ import { StaticRouter } from 'react-router';
 import { App } from './app/app.js';
 import { renderStaticOverlays } from './app/prerendered/static-overlays.js';
 
-export { MARKETING_PAGES } from './lib/page-meta.js';
+import { MARKETING_PAGES } from './lib/page-meta.js';
+
+export { AUTH_PAGES, MARKETING_PAGES } from './lib/page-meta.js';
 
 export interface RenderedPage {
   /** The markup that goes inside #root. */
   html: string;
-  /** The top bar's menus and drawer, hidden, for after #root (app/prerendered/static-overlays.tsx). */
+  /**
+   * The top bar's menus and drawer, hidden, for after #root (app/prerendered/static-overlays.tsx);
+   * empty for an auth screen, which has no top bar.
+   */
   overlays: string;
   /** Emotion's <style> tags for exactly that markup and the overlays, for <head>. */
   styles: string;
@@ -44,7 +49,8 @@ export async function renderPage(url: string): Promise<RenderedPage> {
   if (html.includes('<!--$?-->') || html.includes('<!--$!-->')) {
     throw new Error(`prerender: ${url} still has a pending or failed Suspense boundary`);
   }
-  const overlays = await renderStaticOverlays(url, cache);
+  const hasTopBar = MARKETING_PAGES.some((meta) => meta.path === url);
+  const overlays = hasTopBar ? await renderStaticOverlays(url, cache) : '';
   const styles = constructStyleTagsFromChunks(extractCriticalToChunks(html + overlays));
   return { html, overlays, styles };
 }

@@ -2,10 +2,15 @@ import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { paths } from '../config/paths.js';
 import { getStoredUser, isLoggedIn } from '../lib/session.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 
-/** The layout-less auth group: a stored token sends the visitor to /. */
+/**
+ * The layout-less auth group: a stored token sends the visitor to /. A prerendered screen is
+ * hydrated as it was rendered, signed out, and the redirect follows.
+ */
 export function RedirectIfAuthenticated() {
-  if (isLoggedIn()) return <Navigate to={paths.home} replace />;
+  const hydrated = useHydrated();
+  if (hydrated && isLoggedIn()) return <Navigate to={paths.home} replace />;
   return (
     <Suspense fallback={null}>
       <Outlet />

@@ -44,6 +44,10 @@ export const PRERENDERED_PAGES: Readonly<Record<string, { preload(): Promise<voi
   '/high-scale-tableau': HighScaleTableauPage,
   '/transparency-pipeline': TransparencyPipelinePage,
   '/contact': ContactPage,
+  '/login': LoginPage,
+  '/signup': SignupPage,
+  '/recover-password': RecoverPasswordPage,
+  '/reset-password': ResetPasswordPage,
 };
 
 /** The route tree (NAV-ROUTES-1 to NAV-ROUTES-4). */

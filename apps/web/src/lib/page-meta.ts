@@ -46,7 +46,8 @@ export const MARKETING_PAGES: readonly PageMeta[] = [
   },
 ];
 
-const OTHER_PAGES: readonly PageMeta[] = [
+/** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */
+export const AUTH_PAGES: readonly PageMeta[] = [
   { path: '/login', title: `Log In | ${SITE_NAME}`, description: 'Log in to Data Platform.' },
   { path: '/signup', title: `Sign Up | ${SITE_NAME}`, description: 'Create a Data Platform account.' },
   {
@@ -55,6 +56,9 @@ const OTHER_PAGES: readonly PageMeta[] = [
     description: 'Get a link to reset your Data Platform password.',
   },
   { path: '/reset-password', title: `Reset Password | ${SITE_NAME}`, description: 'Choose a new password.' },
+];
+
+const OTHER_PAGES: readonly PageMeta[] = [
   {
     path: '/verify-email',
     title: `Verify E-mail | ${SITE_NAME}`,
@@ -72,5 +76,5 @@ export const NOT_FOUND_META: PageMeta = {
 
 export function pageMetaFor(pathname: string): PageMeta {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return [...MARKETING_PAGES, ...OTHER_PAGES].find((page) => page.path === normalized) ?? NOT_FOUND_META;
+  return [...MARKETING_PAGES, ...AUTH_PAGES, ...OTHER_PAGES].find((page) => page.path === normalized) ?? NOT_FOUND_META;
 }

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+
 let markMounted: () => void = () => undefined;
 
 /**
@@ -9,6 +11,8 @@ export const pageMounted = new Promise<void>((resolve) => {
   markMounted = resolve;
 });
 
-export function notifyPageMounted(): void {
-  markMounted();
+/** Rendered after a page's content (the shared layout's outlet, an auth screen's card): it reports the mount. */
+export function PageMounted() {
+  useEffect(() => markMounted(), []);
+  return null;
 }

@@ -3,9 +3,10 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import { Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { notifyPageMounted } from '../../lib/page-mounted.js';
+import { PageMounted } from '../../lib/page-mounted.js';
+import { useHydrated } from '../../lib/use-hydrated.js';
 import { usePageMeta } from '../../lib/use-page-meta.js';
 import { Logo } from '../../components/logo.js';
 import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
@@ -23,27 +24,6 @@ function ScrollToTop() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
-  return null;
-}
-
-const subscribeToNothing = () => () => undefined;
-
-/**
- * False while React hydrates prerendered markup (the server's answer), true from then on: what
- * only the browser knows (a stored session) must not show in the first render of a prerendered
- * page, or hydration fails and React renders the whole page again.
- */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
-}
-
-/** Reports that the page's content is mounted; it renders nothing. */
-function PageMounted() {
-  useEffect(notifyPageMounted, []);
   return null;
 }
 

@@ -58,7 +58,8 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Log In" error={error}>
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
+      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextField
           {...fieldProps(form, 'username')}
           label="Email"

@@ -13,12 +13,15 @@ import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswo
 import { AuthCard } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
+import { useHydrated } from '../../../lib/use-hydrated.js';
 
 /** The reset link's target: the token comes from the query string. */
 export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
+  // Prerendered without a query: the screen hydrates as for a link with its token, then tells.
+  const incomplete = useHydrated() && token === '';
   const [error, setError] = useState<string>();
   const form = useForm<ResetPasswordFormValues, unknown, ResetPasswordFormOutput>({
     mode: 'onBlur',
@@ -39,18 +42,16 @@ export function ResetPasswordPage() {
   });
 
   return (
-    <AuthCard
-      title="Reset Password"
-      error={token === '' ? 'This reset link is incomplete: it carries no token.' : error}
-    >
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+    <AuthCard title="Reset Password" error={incomplete ? 'This reset link is incomplete: it carries no token.' : error}>
+      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
+      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <NewPasswordFields form={form} name="new_password" label="New Password" password={password} />
         <LoadingButton
           type="submit"
           variant="contained"
           size="large"
           loading={form.formState.isSubmitting}
-          disabled={token === ''}
+          disabled={incomplete}
         >
           Reset Password
         </LoadingButton>

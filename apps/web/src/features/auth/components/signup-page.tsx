@@ -39,7 +39,8 @@ export function SignupPage() {
 
   return (
     <AuthCard title="Sign Up" error={error}>
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
+      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <NewPasswordFields form={form} name="password" label="Password" password={password} />
