@@ -213,3 +213,30 @@ test.describe('auth screens', () => {
     await expect(page.getByRole('button', { name: 'Reset Password' })).toBeDisabled();
   });
 });
+
+test.describe('signed-in tabs', () => {
+  test('paint their frame at once, and the app renders the tab over it', async ({ page, createAccount, signIn }) => {
+    const account = await createAccount();
+    await signIn(page, account);
+    const releaseApp = await holdApp(page);
+    const response = await page.goto('/settings/profile');
+    const markup = (await response?.text()) ?? '';
+    expect(markup).toContain('<title>Settings | Data Platform</title>');
+    expect(markup).not.toContain(account.email);
+    // Before the app: the area's heading, its tabs and a loading line, nothing of the account.
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Subscription Plans' })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('Loading...');
+    releaseApp();
+
+    await expect(page.getByText(account.email)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toHaveCount(1);
+    await expect(page).toHaveTitle('Settings | Data Platform');
+  });
+
+  test('send a signed-out visitor to the login screen', async ({ page }) => {
+    await page.goto('/admin/users');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Log In' })).toBeVisible();
+  });
+});

@@ -64,7 +64,9 @@ const template = sourceTemplate.replace(COLOR_SCHEME_TAG, `<script>${colorScheme
 await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([colorSchemeHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-const { renderPage, MARKETING_PAGES, AUTH_PAGES } = await import(pathToFileURL(ssrEntry).href);
+const { renderPage, renderFrame, pageMetaFor, MARKETING_PAGES, AUTH_PAGES, AREA_TAB_PATHS } = await import(
+  pathToFileURL(ssrEntry).href
+);
 const PRERENDERED = [...MARKETING_PAGES, ...AUTH_PAGES];
 
 // The SPA shell's entry (src/main.tsx) is Vite's script tag, plus preloads for its static imports.
@@ -113,6 +115,25 @@ for (const page of PRERENDERED) {
   await writeFile(path.join(pageDir, 'index.html'), document);
 }
 
+// Each signed-in tab: the SPA shell with the tab's frame (top bar, heading, tab list, a loading
+// line) painted at once; the app loads as on the shell and renders the tab over it. Decision 032.
+for (const tabPath of AREA_TAB_PATHS) {
+  const meta = pageMetaFor(tabPath);
+  const { html, styles } = await renderFrame(tabPath);
+  const document = template
+    .replace(/<title>.*?<\/title>/s, `<title>${escapeHtml(meta.title)}</title>`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/s,
+      `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    )
+    .replace('<!--app-head-->', styles)
+    .replace('<!--app-html-->', html)
+    .replace('\n    <!--app-overlays-->', '');
+  const pageDir = path.join(distDir, tabPath.slice(1));
+  await mkdir(pageDir, { recursive: true });
+  await writeFile(path.join(pageDir, 'index.html'), document);
+}
+
 // The SPA shell for every other route: no prerendered markup, placeholders removed. It does not
 // preload the app: `/` gets the shell too, and leaves at once for /studio (color-scheme.js), which
 // would have been downloading the app for nothing.
@@ -156,4 +177,6 @@ for (const entry of await readdir(distDir, { recursive: true, withFileTypes: tru
   );
 }
 
-process.stdout.write(`prerendered ${PRERENDERED.length} pages, sitemap.xml and robots.txt\n`);
+process.stdout.write(
+  `prerendered ${PRERENDERED.length} pages and ${AREA_TAB_PATHS.length} signed-in frames, sitemap.xml and robots.txt\n`,
+);

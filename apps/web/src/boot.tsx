@@ -6,10 +6,11 @@ import { PRERENDERED_PAGES } from './app/routes.js';
 import { pageMounted } from './lib/page-mounted.js';
 
 /**
- * Starts the app in #root. The SPA shell (main.tsx) arrives empty: the app renders at once. A
- * prerendered page (src/prerendered.ts) arrives with its markup: the page's chunk is loaded first,
- * then React hydrates without suspending, as a transition so it hydrates in short slices and the
- * page stays responsive meanwhile; `beforeHydrate` runs (and is waited for) right before. Settles
+ * Starts the app in #root. A prerendered page (src/prerendered.ts) arrives with its markup: the
+ * page's chunk is loaded first, then React hydrates without suspending; `beforeHydrate` runs (and
+ * is waited for) right before. Any other route arrives as the SPA shell (main.tsx), empty or with
+ * the frame of a signed-in tab (decision 032), which the app renders over. Either way as a
+ * transition, so React works in short slices and the page stays responsive meanwhile. Settles
  * once the page's content is mounted.
  */
 export function startApp({ beforeHydrate }: { beforeHydrate?: () => void | Promise<void> } = {}): Promise<void> {
@@ -22,12 +23,13 @@ export function startApp({ beforeHydrate }: { beforeHydrate?: () => void | Promi
       </BrowserRouter>
     </StrictMode>
   );
-  if (container.hasChildNodes()) {
-    const pathname = window.location.pathname.replace(/(.)\/+$/, '$1');
-    const page = PRERENDERED_PAGES[pathname];
+  const pathname = window.location.pathname.replace(/(.)\/+$/, '$1');
+  const page = PRERENDERED_PAGES[pathname];
+  if (page && container.hasChildNodes()) {
     // Should the chunk fail to load, the page still hydrates (and shows the chunk's error).
-    const pageLoaded = page ? page.preload().catch(() => undefined) : Promise.resolve();
-    void pageLoaded
+    void page
+      .preload()
+      .catch(() => undefined)
       .then(() => beforeHydrate?.())
       .then(() =>
         startTransition(() => {
@@ -35,7 +37,9 @@ export function startApp({ beforeHydrate }: { beforeHydrate?: () => void | Promi
         }),
       );
   } else {
-    createRoot(container).render(app);
+    // A frame, if any, is replaced when the first render commits.
+    const root = createRoot(container);
+    startTransition(() => root.render(app));
   }
   return pageMounted;
 }

@@ -1,6 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { paths } from '../config/paths.js';
+import { useAreaFrame } from '../lib/area-frame.js';
 import { getStoredUser, isLoggedIn } from '../lib/session.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 
@@ -18,9 +19,10 @@ export function RedirectIfAuthenticated() {
   );
 }
 
-/** Signed-in areas: no token, no entry. */
+/** Signed-in areas: no token, no entry (the build's frame of a tab excepted: it shows no one's data). */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  if (!isLoggedIn()) return <Navigate to={paths.login} replace />;
+  const frame = useAreaFrame();
+  if (!frame && !isLoggedIn()) return <Navigate to={paths.login} replace />;
   return children;
 }
 
@@ -29,6 +31,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
  * an unparsable record included, goes to /login.
  */
 export function RequireSuperuser({ children }: { children: ReactNode }) {
-  if (!isLoggedIn() || getStoredUser()?.is_superuser !== true) return <Navigate to={paths.login} replace />;
+  const frame = useAreaFrame();
+  if (!frame && (!isLoggedIn() || getStoredUser()?.is_superuser !== true)) return <Navigate to={paths.login} replace />;
   return children;
 }

@@ -5,6 +5,7 @@ import Tabs from '@mui/material/Tabs';
 import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { tabSegment } from '../config/paths.js';
+import { useAreaFrame } from '../lib/area-frame.js';
 
 export interface RoutedTab {
   label: ReactNode;
@@ -44,6 +45,7 @@ export interface RoutedTabsProps {
  */
 export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   const idPrefix = useId();
+  const frame = useAreaFrame();
   const { pathname } = useLocation();
   const rest = useParams()['*'] ?? '';
   const base = pathname.slice(0, pathname.length - rest.length).replace(/\/+$/, '');
@@ -81,15 +83,19 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
         id={`${idPrefix}-panel`}
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
       >
-        <Suspense fallback={<TabLoading />}>
-          <Routes>
-            <Route index element={<Navigate to={`${base}/${first}`} replace />} />
-            {entries.map((tab) => (
-              <Route key={tab.segment} path={tab.segment} element={tab.element} />
-            ))}
-            <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
-          </Routes>
-        </Suspense>
+        {frame ? (
+          <TabLoading />
+        ) : (
+          <Suspense fallback={<TabLoading />}>
+            <Routes>
+              <Route index element={<Navigate to={`${base}/${first}`} replace />} />
+              {entries.map((tab) => (
+                <Route key={tab.segment} path={tab.segment} element={tab.element} />
+              ))}
+              <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
+            </Routes>
+          </Suspense>
+        )}
       </Box>
     </>
   );

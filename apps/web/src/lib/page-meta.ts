@@ -74,7 +74,12 @@ export const NOT_FOUND_META: PageMeta = {
   description: 'The page you are looking for was not found.',
 };
 
+/** The signed-in areas: each of their tabs ('/settings/plans') carries the area's title. */
+const AREA_ROOTS = ['/settings', '/admin'];
+
 export function pageMetaFor(pathname: string): PageMeta {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return [...MARKETING_PAGES, ...AUTH_PAGES, ...OTHER_PAGES].find((page) => page.path === normalized) ?? NOT_FOUND_META;
+  const area = AREA_ROOTS.find((root) => normalized.startsWith(`${root}/`));
+  const path = area ?? normalized;
+  return [...MARKETING_PAGES, ...AUTH_PAGES, ...OTHER_PAGES].find((page) => page.path === path) ?? NOT_FOUND_META;
 }
