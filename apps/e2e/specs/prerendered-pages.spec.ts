@@ -215,9 +215,24 @@ test.describe('auth screens', () => {
 });
 
 test.describe('signed-in tabs', () => {
-  test('paint their frame at once, and the app renders the tab over it', async ({ page, createAccount, signIn }) => {
+  /** What the console says is wrong: a frame the app cannot hydrate as it is would show here. */
+  function recordConsoleErrors(page: Page): string[] {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    return errors;
+  }
+
+  test('paint their frame at once, and the app hydrates it and renders the tab', async ({
+    page,
+    createAccount,
+    signIn,
+  }) => {
     const account = await createAccount();
     await signIn(page, account);
+    const errors = recordConsoleErrors(page);
     const releaseApp = await holdApp(page);
     const response = await page.goto('/settings/profile');
     const markup = (await response?.text()) ?? '';
@@ -227,11 +242,31 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Subscription Plans' })).toBeVisible();
     await expect(page.getByRole('status')).toHaveText('Loading...');
+    // The heading the frame painted is the one the app keeps (hydrated, not replaced).
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).evaluate((heading) => {
+      heading.dataset.fromFrame = 'yes';
+    });
     releaseApp();
 
     await expect(page.getByText(account.email)).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toHaveCount(1);
+    await expect(page.locator('h1[data-from-frame="yes"]')).toHaveText('Settings');
     await expect(page).toHaveTitle('Settings | Data Platform');
+    expect(errors).toEqual([]);
+  });
+
+  test('an admin tab hydrates its frame for a superuser, and the tab works', async ({
+    page,
+    createAccount,
+    signIn,
+  }) => {
+    await signIn(page, await createAccount({ isSuperuser: true }));
+    const errors = recordConsoleErrors(page);
+    await page.goto('/admin/roles');
+    await expect(page.getByRole('button', { name: 'Add Role' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Permissions', exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/permissions$/);
+    await expect(page.getByRole('button', { name: 'Add Permission' })).toBeVisible();
+    expect(errors).toEqual([]);
   });
 
   test('send a signed-out visitor to the login screen', async ({ page }) => {

@@ -116,9 +116,19 @@ for (const page of PRERENDERED) {
 }
 
 // Each signed-in tab: the SPA shell with the tab's frame (top bar, heading, tab list, a loading
-// line) painted at once; the app loads as on the shell and renders the tab over it. Decision 032.
+// line) painted at once, and preloads for the app, the area and the tab, which would otherwise
+// load one after another; the app hydrates the frame, then renders the tab. Decision 032.
+const bootFiles = chunksFor(manifest, 'src/boot.tsx', shellEntryFiles);
 for (const tabPath of AREA_TAB_PATHS) {
   const meta = pageMetaFor(tabPath);
+  const [, area, tab] = tabPath.split('/');
+  const areaKey = `src/features/${area}/${area}-area.tsx`;
+  const tabKey = `src/features/${area}/components/${tab}-tab.tsx`;
+  // A tab the area holds itself (the profile) has no chunk of its own.
+  const routeFiles = [areaKey, ...(manifest[tabKey] ? [tabKey] : [])].flatMap((key) =>
+    chunksFor(manifest, key, new Set([...shellEntryFiles, ...bootFiles])),
+  );
+  const preloads = modulePreloads([...new Set([...bootFiles, ...routeFiles])]).join('\n    ');
   const { html, styles } = await renderFrame(tabPath);
   const document = template
     .replace(/<title>.*?<\/title>/s, `<title>${escapeHtml(meta.title)}</title>`)
@@ -126,9 +136,11 @@ for (const tabPath of AREA_TAB_PATHS) {
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/s,
       `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     )
-    .replace('<!--app-head-->', styles)
-    .replace('<!--app-html-->', html)
+    .replace('<!--app-head-->', `${preloads}\n    ${styles}`)
+    .replace('<div id="root"><!--app-html-->', `<div id="root" data-area-frame>${html}`)
     .replace('\n    <!--app-overlays-->', '');
+  if (!document.includes('data-area-frame'))
+    throw new Error('prerender: index.html lacks <div id="root"><!--app-html-->');
   const pageDir = path.join(distDir, tabPath.slice(1));
   await mkdir(pageDir, { recursive: true });
   await writeFile(path.join(pageDir, 'index.html'), document);

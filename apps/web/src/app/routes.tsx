@@ -50,6 +50,12 @@ export const PRERENDERED_PAGES: Readonly<Record<string, { preload(): Promise<voi
   '/reset-password': ResetPasswordPage,
 };
 
+/** The signed-in areas, so boot.tsx can load the current one before hydrating a tab's frame. */
+export const AREA_PAGES: Readonly<Record<string, { preload(): Promise<void> }>> = {
+  [paths.settings.root]: SettingsArea,
+  [paths.admin.root]: AdminArea,
+};
+
 /** The route tree (NAV-ROUTES-1 to NAV-ROUTES-4). */
 export function AppRoutes() {
   return (

@@ -78,10 +78,12 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
           ))}
         </Tabs>
       </Box>
+      {/* At least a screen tall: the footer stays below the fold while a tab loads and grows, rather than jumping down. */}
       <Box
         role="tabpanel"
         id={`${idPrefix}-panel`}
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
+        sx={{ minHeight: '100vh' }}
       >
         {frame ? (
           <TabLoading />

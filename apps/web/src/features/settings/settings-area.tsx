@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
 import { lazyTab, RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
+import { useAreaFrame } from '../../lib/area-frame.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getStoredUser } from '../../lib/session.js';
 import { meQueryOptions } from './api/me.js';
@@ -27,8 +28,10 @@ const DangerZoneTab = lazyTab(() => import('./components/danger-zone-tab.js').th
 function SettingsTabs() {
   const me = useQuery(meQueryOptions());
   const user = me.data;
-  // Until the account has loaded, the stored record says whether this is a superuser.
-  const superuser = user?.is_superuser ?? getStoredUser()?.is_superuser ?? false;
+  // Until the account has loaded, the stored record says whether this is a superuser (not in the
+  // frame, which is everyone's).
+  const frame = useAreaFrame();
+  const superuser = user?.is_superuser ?? (frame ? undefined : getStoredUser()?.is_superuser) ?? false;
   const roles = user?.roles ?? [];
 
   const profile = me.isPending ? (
