@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '@dataplatform/server/src/node-flags.js';
 import type { RunnerMessage, TargetMessage } from './protocol.js';
 
 export type TargetName = 'floor-server' | 'app-server' | 'argon2-hasher' | 'idle-probe';
@@ -26,7 +27,8 @@ export async function stopAllTargets(): Promise<void> {
 
 /**
  * One measured process per scenario, so its RSS and event loop are its own. It runs the TypeScript
- * sources through tsx, with the `source` condition as the workspace scripts do.
+ * sources through tsx, with the `source` condition as the workspace scripts do, and with the node
+ * flags the server runs with in production (the floor gets them too: the same runtime for both).
  */
 export function startTarget(
   name: TargetName,
@@ -39,7 +41,7 @@ export function startTarget(
   // For investigating: more node flags for every target (e.g. --trace-gc, which NODE_OPTIONS refuses).
   const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const child = fork(entry, options.args ?? [], {
-    execArgv: ['--conditions=source', '--import', 'tsx', ...profile, ...extra],
+    execArgv: ['--conditions=source', '--import', 'tsx', ...SERVER_NODE_FLAGS, ...profile, ...extra],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -26,16 +26,19 @@ interface LiveSessionRow {
   full_name: string | null;
   is_active: boolean;
   is_superuser: boolean;
+  email_verified_at: Date | null;
   user_created_at: Date;
   role_names: string[];
+  last_seen_at: Date;
 }
 
-/** Every column the server's `find_live_session` reads: the user's and the role names. */
+/** Every column the server's `find_live_session` reads: the user's, the role names and the session's last use. */
 const FIND_LIVE_SESSION = `
   SELECT u.id AS user_id, u.email, u.hashed_password, u.full_name, u.is_active, u.is_superuser,
-         u.password_changed_at, u.created_at AS user_created_at, u.updated_at,
+         u.password_changed_at, u.email_verified_at, u.created_at AS user_created_at, u.updated_at,
          coalesce((SELECT array_agg(r.name ORDER BY r.name) FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-                   WHERE ur.user_id = u.id), '{}') AS role_names
+                   WHERE ur.user_id = u.id), '{}') AS role_names,
+         s.last_seen_at
   FROM sessions s JOIN users u ON u.id = s.user_id
   WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
   LIMIT 1`;
@@ -86,6 +89,7 @@ app.get('/me', async (request, reply) => {
     full_name: row.full_name,
     is_active: row.is_active,
     is_superuser: row.is_superuser,
+    email_verified: row.email_verified_at !== null,
     created_at: row.user_created_at.toISOString(),
     roles: row.role_names,
   };

@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/node-flags.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const NGINX_TEMPLATE = path.join(REPO_ROOT, 'deploy/nginx/nginx.conf.template');
@@ -367,7 +368,7 @@ function createInstance(options: InstanceOptions): Instance {
     async start() {
       if (child) throw new Error(`${options.name} is already running`);
       stopping = false;
-      const process_ = spawn(process.execPath, [options.entry], {
+      const process_ = spawn(process.execPath, [...SERVER_NODE_FLAGS, options.entry], {
         cwd: REPO_ROOT,
         env: { ...options.env, HOST: '127.0.0.1', PORT: String(options.port) },
         stdio: ['ignore', 'pipe', 'pipe'],
