@@ -105,8 +105,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
-/** axe must find no serious or critical violation on the page as it stands. */
+/**
+ * axe must find no serious or critical violation on the page as it stands, once its finite CSS
+ * transitions and animations have ended: a colour caught mid-transition is not what a person reads.
+ */
 export async function expectNoSeriousA11yViolations(page: Page, label: string): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
