@@ -46,7 +46,7 @@ export function createAuthService(deps: {
   /** The users service's one way to change a password (it revokes sessions and reset links too). */
   replacePassword: UsersService['replacePassword'];
   /** With two-factor sign-in on, the password step answers a challenge instead of a session (decision 026). */
-  twoFactor: Pick<TwoFactorService, 'challengeIfEnabled'>;
+  twoFactor: Pick<TwoFactorService, 'challenge'>;
   /** Whether the account signs in with single sign-on and may not recover a password (SSO-6). */
   recoveryClosed: (tx: DbOrTx, userId: string) => Promise<boolean>;
 }) {
@@ -94,8 +94,7 @@ export function createAuthService(deps: {
       // Told only to someone who knows the password, so it reveals nothing to a guesser.
       if (!user.isActive) throw badRequest(authMessages.inactiveUser, 'inactive_user');
       // No session yet for an account with two-factor sign-in: the code step opens it.
-      const challenge = await twoFactor.challengeIfEnabled(user.id);
-      if (challenge) return challenge;
+      if (user.twoFactorEnabled) return twoFactor.challenge(user);
       return { accessToken: await sessions.issue(user.id, meta) };
     },
 

@@ -5,28 +5,40 @@ import type { UserRow } from '../users/users.service.js';
 
 export type { UserRow };
 
-/** Inserts a session and answers its id; prepared once, since every login runs it. */
-export function prepareInsertSession(db: DbOrTx) {
-  const statement = db
-    .insert(sessions)
-    .values({
-      userId: sql.placeholder('userId'),
-      expiresAt: sql.placeholder('expiresAt'),
-      lastSeenAt: sql.placeholder('lastSeenAt'),
-      ip: sql.placeholder('ip'),
-      userAgent: sql.placeholder('userAgent'),
-    })
-    .returning({ id: sessions.id })
-    .prepare('insert_session');
+/**
+ * Inserts a session and answers its id and whether its user has signed in from `deviceHash` before,
+ * in one round trip: every sign-in runs it, and nearly every one comes from a known device, so that
+ * sign-in opens no transaction and reads nothing else. Prepared once.
+ */
+export function prepareOpenSession(db: DbOrTx) {
+  const inserted = db.$with('inserted').as(
+    db
+      .insert(sessions)
+      .values({
+        userId: sql.placeholder('userId'),
+        expiresAt: sql.placeholder('expiresAt'),
+        lastSeenAt: sql.placeholder('lastSeenAt'),
+        ip: sql.placeholder('ip'),
+        userAgent: sql.placeholder('userAgent'),
+      })
+      .returning({ id: sessions.id }),
+  );
+  // Drizzle writes a column of a one-table query unqualified, so the subquery names its values as
+  // parameters rather than the CTE's columns (`user_id = user_id` would match every row).
+  const knownDevice = sql<boolean>`exists (
+    select 1 from ${knownDevices} where ${knownDevices.userId} = ${sql.placeholder('userId')}::uuid
+      and ${knownDevices.deviceHash} = ${sql.placeholder('deviceHash')})`;
+  const statement = db.with(inserted).select({ id: inserted.id, knownDevice }).from(inserted).prepare('open_session');
   return async (values: {
     userId: string;
     expiresAt: Date;
     lastSeenAt: Date;
     ip: string | null;
     userAgent: string | null;
-  }) => {
+    deviceHash: string;
+  }): Promise<{ id: string; knownDevice: boolean }> => {
     const [row] = await statement.execute(values);
-    return row!.id;
+    return row!;
   };
 }
 
@@ -139,28 +151,6 @@ export async function revokeOwnSession(
       userAgent: sessions.userAgent,
     });
   return row;
-}
-
-/**
- * Whether `userId` has signed in from `deviceHash` before: one prepared read, so a sign-in from a
- * known device (nearly all of them) opens no transaction.
- */
-export function prepareIsKnownDevice(db: DbOrTx) {
-  const statement = db
-    .select({ deviceHash: knownDevices.deviceHash })
-    .from(knownDevices)
-    .where(
-      and(
-        eq(knownDevices.userId, sql.placeholder('userId')),
-        eq(knownDevices.deviceHash, sql.placeholder('deviceHash')),
-      ),
-    )
-    .limit(1)
-    .prepare('is_known_device');
-  return async (userId: string, deviceHash: string): Promise<boolean> => {
-    const rows = await statement.execute({ userId, deviceHash });
-    return rows.length > 0;
-  };
 }
 
 /**

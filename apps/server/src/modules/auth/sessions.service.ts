@@ -23,8 +23,7 @@ import { findUserById } from '../users/users.service.js';
 import {
   listLiveSessions,
   prepareFindLiveSession,
-  prepareInsertSession,
-  prepareIsKnownDevice,
+  prepareOpenSession,
   prepareTouchSession,
   rememberDevice,
   revokeOwnSession,
@@ -92,17 +91,14 @@ export function createSessionService(deps: {
     ignoreNotBefore: true,
   });
   const findLiveSession = prepareFindLiveSession(db);
-  const insertSession = prepareInsertSession(db);
+  const openSession = prepareOpenSession(db);
   const touchSession = prepareTouchSession(db);
-  const isKnownDevice = prepareIsKnownDevice(db);
 
   /**
-   * Remembers the device a sign-in came from; the first sign-in from a pair of address and user
-   * agent the account has not used before mails the owner (not the account's very first sign-in).
+   * Remembers a device the session's insert found new (the pair of address and user agent); the
+   * first sign-in from such a device mails the owner (not the account's very first sign-in).
    */
-  async function noteDevice(userId: string, ip: string | null, userAgent: string | null) {
-    const deviceHash = knownDeviceHash(ip, userAgent);
-    if (await isKnownDevice(userId, deviceHash)) return;
+  async function rememberNewDevice(userId: string, deviceHash: string, ip: string | null, userAgent: string | null) {
     const now = clock.now();
     const isNew = await db.transaction(async (tx) => {
       if (!(await rememberDevice(tx, userId, deviceHash, now))) return false;
@@ -130,10 +126,11 @@ export function createSessionService(deps: {
     const now = clock.now();
     const expiresAt = addMinutes(now, config.accessTokenExpireMinutes);
     const userAgent = meta.userAgent?.slice(0, 512) ?? null;
-    const sessionId = await insertSession({ userId, expiresAt, lastSeenAt: now, ip: meta.ip, userAgent });
-    await noteDevice(userId, meta.ip, userAgent);
+    const deviceHash = knownDeviceHash(meta.ip, userAgent);
+    const session = await openSession({ userId, expiresAt, lastSeenAt: now, ip: meta.ip, userAgent, deviceHash });
+    if (!session.knownDevice) await rememberNewDevice(userId, deviceHash, meta.ip, userAgent);
     return signToken({
-      sid: sessionId,
+      sid: session.id,
       sub: userId,
       iat: Math.floor(now.getTime() / 1000),
       exp: Math.floor(expiresAt.getTime() / 1000),

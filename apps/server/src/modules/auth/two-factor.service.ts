@@ -248,17 +248,16 @@ export function createTwoFactorService(deps: {
       wakeMailer();
     },
 
-    /** What the password step answers an account with two-factor sign-in on; undefined for others. */
-    async challengeIfEnabled(userId: string): Promise<TwoFactorChallenge | undefined> {
-      if (!(await isTwoFactorEnabled(db, userId))) return undefined;
-      const user = await findUserById(db, userId);
-      if (!user) return undefined;
+    /**
+     * What the password step answers an account with two-factor sign-in on (the login lookup read
+     * the flag): a short-lived challenge for the code step, void once the password changes.
+     */
+    challenge(user: Pick<UserRow, 'id' | 'passwordChangedAt'>): TwoFactorChallenge {
       const now = clock.now();
       const expiresAt = addMinutes(now, TWO_FACTOR_CHALLENGE_TTL_MINUTES);
       const token = signChallenge({
         sub: user.id,
         purpose: CHALLENGE_PURPOSE,
-        // A password change meanwhile voids the challenge.
         pwd: user.passwordChangedAt.getTime(),
         iat: Math.floor(now.getTime() / 1000),
         exp: Math.floor(expiresAt.getTime() / 1000),

@@ -1,7 +1,7 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
-import { users } from '../../db/schema/index.js';
+import { users, userTwoFactor } from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -17,17 +17,30 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRo
   return row;
 }
 
-/** What a login needs to know of the account named by an e-mail, and nothing more. */
-export type LoginCredentials = Pick<UserRow, 'id' | 'hashedPassword' | 'isActive'>;
+/**
+ * What a login needs to know of the account named by an e-mail, and nothing more: with two-factor
+ * sign-in on, the password step answers a challenge bound to `passwordChangedAt` instead of a session.
+ */
+export type LoginCredentials = Pick<UserRow, 'id' | 'hashedPassword' | 'isActive' | 'passwordChangedAt'> & {
+  twoFactorEnabled: boolean;
+};
 
 /**
- * The login lookup as a prepared statement (it runs on every attempt), reading only the columns a
- * login uses: fewer values to parse, and no timestamps to turn into dates.
+ * The login lookup as a prepared statement (it runs on every attempt), reading only what a login
+ * uses, the two-factor flag included, so a sign-in makes one round trip before its session insert.
  */
 export function prepareFindLoginCredentials(db: DbOrTx) {
   const statement = db
-    .select({ id: users.id, hashedPassword: users.hashedPassword, isActive: users.isActive })
+    .select({
+      id: users.id,
+      hashedPassword: users.hashedPassword,
+      isActive: users.isActive,
+      passwordChangedAt: users.passwordChangedAt,
+      twoFactorEnabled: sql<boolean>`${userTwoFactor.enabledAt} is not null`,
+    })
     .from(users)
+    // At most one row: user_id is the table's key.
+    .leftJoin(userTwoFactor, eq(userTwoFactor.userId, users.id))
     .where(eq(users.email, sql.placeholder('email')))
     .limit(1)
     .prepare('find_login_credentials');
