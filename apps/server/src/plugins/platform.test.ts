@@ -1,4 +1,4 @@
-import { computeSecurityHeaders, helmetOptionsFor } from './security-headers.js';
+import { computeSecurityHeaders, helmetOptionsFor, isApiCall } from './security-headers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync } from 'node:zlib';
 import { createTestContext, createUser, type TestContext } from '../../test/harness.js';
@@ -56,16 +56,35 @@ describe('platform', () => {
     for (const url of ['/healthz', '/api/v1/nope', '/api/v1/users/me']) {
       const response = await ctx.app.inject(url);
       const csp = String(response.headers['content-security-policy']);
-      expect(csp, url).toContain("default-src 'self'");
-      expect(csp, url).toContain("base-uri 'none'");
-      expect(csp, url).toContain("object-src 'none'");
       expect(csp, url).toContain("frame-ancestors 'none'");
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
-      // The test app's FRONTEND_HOST is https: HSTS and upgrades apply.
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      // The test app's FRONTEND_HOST is https: HSTS applies.
       expect(response.headers['strict-transport-security'], url).toMatch(/max-age=/);
-      expect(csp, url).toContain('upgrade-insecure-requests');
       expect(response.headers['x-powered-by'], url).toBeUndefined();
     }
+  });
+
+  it("gives documents the page policy and the API's JSON a policy that allows nothing", async () => {
+    const page = String((await ctx.app.inject('/healthz')).headers['content-security-policy']);
+    expect(page).toContain("default-src 'self'");
+    expect(page).toContain("base-uri 'none'");
+    expect(page).toContain("object-src 'none'");
+    expect(page).toContain('upgrade-insecure-requests');
+    // The docs page is a document: swagger-ui's own policy (it needs its inline styles), not the API's.
+    const docs = await ctx.app.inject('/api/v1/docs/');
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
+    for (const url of ['/api/v1/nope', '/api/v1/users/me', '/api/v1/openapi.json']) {
+      const response = await ctx.app.inject(url);
+      expect(response.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+    expect(isApiCall('/api/v1/docs/static/index.html')).toBe(false);
+    expect(isApiCall('/api/v1/users/?q=docs')).toBe(true);
+    expect(isApiCall('/api/v1')).toBe(false);
   });
 
   it("allows Stripe's origins only when Stripe is the billing provider", async () => {
