@@ -12,7 +12,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // Generous bounds: the machine is shared, and a slow moment must not read as a failure.
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   reporter: 'list',
   outputDir: './test-results',
   use: {
