@@ -21,7 +21,6 @@ import { createPaymentMethodsService } from './billing/payment-methods.service.j
 import { createPlansService } from './billing/plans.service.js';
 import { createRenewalWorker } from './billing/renewal.worker.js';
 import { createSandboxProvider, type SandboxProvider } from './billing/sandbox.provider.js';
-import { createStripeProvider } from './billing/stripe.provider.js';
 import { createSubscriptionsService } from './billing/subscriptions.service.js';
 import { createWebhooksService } from './billing/webhooks.service.js';
 import { createContactService } from './contact/contact.service.js';
@@ -51,12 +50,17 @@ export interface ServiceDeps {
  * and the billing services on it. The sandbox reports payments to the webhook handler, which needs
  * the provider: the two are bound once both exist.
  */
-function createBilling(config: Config, deps: Omit<BillingDeps, 'config' | 'provider'> & { metrics: ServiceMetrics }) {
+async function createBilling(
+  config: Config,
+  deps: Omit<BillingDeps, 'config' | 'provider'> & { metrics: ServiceMetrics },
+) {
   const billingConfig = config.billing;
   let handleEvent: (event: ProviderEventPayload) => Promise<unknown> = async () => undefined;
   let sandbox: SandboxProvider | undefined;
   let provider: PaymentProvider;
   if (billingConfig.stripe) {
+    // Stripe's SDK loads only where Stripe bills: the sandbox of a local run never carries it.
+    const { createStripeProvider } = await import('./billing/stripe.provider.js');
     provider = createStripeProvider(billingConfig.stripe, billingConfig.webhookSecret, deps.clock);
   } else {
     sandbox = createSandboxProvider({
@@ -92,7 +96,7 @@ function createBilling(config: Config, deps: Omit<BillingDeps, 'config' | 'provi
  * hands them to the routes, tests reach them as `app.services`. `start` and `stop` run the
  * background workers (mail, renewals, credentials housekeeping) and close the tenant pools.
  */
-export function createServices(config: Config, deps: ServiceDeps) {
+export async function createServices(config: Config, deps: ServiceDeps) {
   const { db, clock, log } = deps;
 
   const transport =
@@ -115,7 +119,7 @@ export function createServices(config: Config, deps: ServiceDeps) {
 
   const sessions = createSessionService({ db, config, clock, audit, wakeMailer });
   const credentials = createCredentials({ clock, sessions });
-  const billing = createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
+  const billing = await createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
   const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });
   const users = createUsersService({
     db,
@@ -233,4 +237,4 @@ export function createServices(config: Config, deps: ServiceDeps) {
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -79,7 +79,7 @@ export interface PaymentProvider {
     productId: string | null;
   }): Promise<{ productId: string; priceId: string }>;
   /** Checks the signature over the exact bytes received; throws a 400 AppError when it does not match. */
-  verifyWebhook(rawBody: Buffer, signature: string | undefined): ProviderEventPayload;
+  verifyWebhook(rawBody: Buffer, signature: string | undefined): Promise<ProviderEventPayload>;
 }
 
 /** The card was refused; `reason` is the provider's own words, shown to the person. */

@@ -166,7 +166,7 @@ export function createWebhooksService(deps: BillingDeps) {
     handleEvent,
     /** `POST /subscriptions/webhook`: nothing is applied unless the signature over the raw body holds. */
     async receive(rawBody: Buffer, signature: string | undefined) {
-      return handleEvent(provider.verifyWebhook(rawBody, signature));
+      return handleEvent(await provider.verifyWebhook(rawBody, signature));
     },
   };
 }
