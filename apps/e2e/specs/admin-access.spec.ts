@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expectNoSeriousA11yViolations } from '../support/fixtures.js';
+import { expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS } from '../support/fixtures.js';
 import { expect, GLOBAL_403_TEXT, SHOTS_DIR, test, toast, uniqueTag } from '../support/admin.js';
 
 const TABS = [
@@ -61,7 +61,7 @@ for (const scheme of ['light', 'dark'] as const) {
         admin: _admin,
         api,
       }) => {
-        test.setTimeout(120_000);
+        test.setTimeout(LONG_WALK_TIMEOUT_MS);
         const role = await api.createRole(`0-${uniqueTag('axe')}`);
         mkdirSync(SHOTS_DIR, { recursive: true });
         await page.setViewportSize({ width, height: 900 });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { apiLogin, expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
+import {
+  apiLogin,
+  expect,
+  expectNoSeriousA11yViolations,
+  LONG_WALK_TIMEOUT_MS,
+  test,
+  uniqueEmail,
+} from '../support/fixtures.js';
 
 /** The contact inbox and the audit log of /admin (ADM-INBOX-1, ADM-AUDIT-1: beyond the product specification), as a superuser uses them. */
 
@@ -136,7 +143,7 @@ for (const scheme of ['light', 'dark'] as const) {
     createAccount,
     signIn,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(LONG_WALK_TIMEOUT_MS);
     const admin = await createAccount({ isSuperuser: true });
     const token = await apiLogin(request, admin.email, admin.password);
     const role = await request.post('/api/v1/authorization/roles', {

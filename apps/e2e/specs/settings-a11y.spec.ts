@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+import { expect, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, test } from '../support/fixtures.js';
 import { createPlan, grantDownload, subscribeThroughApi } from '../support/settings.js';
 
 /**
@@ -26,7 +26,7 @@ for (const scheme of ['light', 'dark'] as const) {
         createAccount,
         signIn,
       }) => {
-        test.setTimeout(120_000);
+        test.setTimeout(LONG_WALK_TIMEOUT_MS);
         const plan = await createPlan(request, { price: '12' });
         const account = await createAccount();
         await subscribeThroughApi(request, account, plan);

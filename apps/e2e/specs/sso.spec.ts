@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { SHOTS_DIR } from '../support/admin.js';
-import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+import { expect, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, test } from '../support/fixtures.js';
 import { startOidcProvider, type OidcTestProvider } from '../support/oidc-provider.js';
 
 /**
@@ -109,7 +109,7 @@ for (const scheme of ['light', 'dark'] as const) {
       createAccount,
       signIn,
     }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(LONG_WALK_TIMEOUT_MS);
       const domain = freshDomain();
       const connection = await createConnection(request, adminToken, domain);
       const admin = await createAccount({ isSuperuser: true });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+import { expect, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, test } from '../support/fixtures.js';
 
 /**
  * Two-factor sign-in end to end (TOTP-ENROL-1, TOTP-LOGIN-3, TOTP-RECOVERY-1): enrol from the
@@ -53,7 +53,7 @@ test('enable two-factor sign-in, then log in with a code and with a recovery cod
   createAccount,
   signIn,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(LONG_WALK_TIMEOUT_MS);
   const account = await createAccount();
   await signIn(page, account);
 

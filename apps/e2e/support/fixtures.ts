@@ -106,6 +106,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 export { expect };
 
 /**
+ * The bound of a test that walks many pages or steps (axe on every tab, a whole sign-in flow). Such a
+ * walk took 1.2-1.7 min on a slow host under CI's load and once 2.1: a bound of 5 min keeps a slow
+ * moment from reading as a failure, while a stuck step still fails on its own assertion's timeout.
+ */
+export const LONG_WALK_TIMEOUT_MS = 300_000;
+
+/**
  * axe must find no serious or critical violation on the page as it stands, once its finite CSS
  * transitions and animations have ended: a colour caught mid-transition is not what a person reads.
  */
