@@ -24,8 +24,17 @@ export const drainingPlugin = fp(
     app.decorate('isDraining', () => draining);
     // onSend, not onRequest: a request already in flight when the drain begins answers with
     // `Connection: close` too, so its connection does not sit idle until the keep-alive timeout.
-    app.addHook('onSend', async (_request, reply) => {
-      if (draining) reply.header('connection', 'close');
+    app.addHook('onSend', async (request, reply) => {
+      if (draining) {
+        reply.header('connection', 'close');
+        return;
+      }
+      // Fastify closes the connection after answering before the body was read (a 413 on an
+      // announced length, a parse error), and closing while the client still sends resets the
+      // connection: the client often never reads the answer. Kept alive, Node reads the rest of the
+      // body off the wire and drops it (bounded by the request timeout) and the client gets the
+      // answer: nginx's lingering close, in effect.
+      if (!request.raw.complete && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
     });
   },
   { name: 'draining' },

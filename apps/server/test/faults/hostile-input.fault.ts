@@ -210,6 +210,8 @@ describe('hostile requests', () => {
     });
     expect(result.announced.status).toBe(413);
     expect(result.announced.ms).toBeLessThan(BOUND_MS);
+    // Kept alive, so a client still sending reads the 413 instead of a reset (plugins/draining.ts).
+    expect(result.announced.head.toLowerCase()).not.toContain('connection: close');
     expect(result.trickled.status).toBe(408);
     expect(result.trickled.ms).toBeLessThan(REQUEST_TIMEOUT_SECONDS * 1000 + BOUND_MS);
     expect(result.manyParams.status).toBeGreaterThanOrEqual(400);
