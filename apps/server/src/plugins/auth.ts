@@ -72,7 +72,7 @@ export const authPlugin = fp<AuthPluginOptions>(
 
     // An answer for a signed-in caller (or to a route that needs one, errors included) is theirs
     // alone: no shared or browser cache may keep it.
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const personal =
         request.routeOptions.config.access !== 'public' ||
         request.auth !== null ||
@@ -81,7 +81,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (personal && !(typeof current === 'string' && current.includes('no-store'))) {
         reply.header('cache-control', 'no-store');
       }
-      return payload;
+      done(null, payload);
     });
 
     app.addHook('onRequest', async (request) => {

@@ -24,9 +24,10 @@ export const drainingPlugin = fp(
     app.decorate('isDraining', () => draining);
     // onSend, not onRequest: a request already in flight when the drain begins answers with
     // `Connection: close` too, so its connection does not sit idle until the keep-alive timeout.
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (draining) {
         reply.header('connection', 'close');
+        done(null, payload);
         return;
       }
       // Fastify closes the connection after answering before the body was read (a 413 on an
@@ -35,6 +36,7 @@ export const drainingPlugin = fp(
       // body off the wire and drops it (bounded by the request timeout) and the client gets the
       // answer: nginx's lingering close, in effect.
       if (!request.raw.complete && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+      done(null, payload);
     });
   },
   { name: 'draining' },

@@ -43,8 +43,9 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
     if (token === undefined || !metrics.enabled) return;
     const registers = [metrics.registry];
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       metrics.observeRequest(request, reply);
+      done();
     });
 
     const pools = (): [string, PoolStats | null][] => [

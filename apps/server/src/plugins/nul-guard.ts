@@ -51,7 +51,7 @@ function findNul(value: unknown): (string | number)[] | undefined {
  */
 export const nulGuardPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       const parts = [
         ['path', request.params],
         ['query', request.query],
@@ -60,9 +60,10 @@ export const nulGuardPlugin = fp(
       for (const [part, value] of parts) {
         const at = findNul(value);
         if (!at) continue;
-        if (part === 'path') throw badRequest('Invalid path: it must not contain NUL characters');
-        throw fieldError([part, ...at], 'Text must not contain NUL characters', 'string_nul');
+        if (part === 'path') return done(badRequest('Invalid path: it must not contain NUL characters'));
+        return done(fieldError([part, ...at], 'Text must not contain NUL characters', 'string_nul'));
       }
+      done();
     });
   },
   { name: 'nul-guard', dependencies: ['error-handler'] },

@@ -40,12 +40,15 @@ function requestedTenantId(request: FastifyRequest): string | undefined {
 export const tenantContextPlugin = fp<TenantContextPluginOptions>(
   async (app: FastifyInstance, options) => {
     app.decorateRequest('tenant', null);
-    app.addHook('onRequest', async (request) => {
-      if (request.is404) return;
-      const tenantId = requestedTenantId(request);
-      if (tenantId === undefined || request.auth === null) return;
-      request.tenant = await options.resolveTenant(tenantId, request.auth);
-      request.log = request.log.child({ tenantId: request.tenant.id });
+    // A callback hook: most requests name no tenant, and an async hook would cost each a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const tenantId = request.is404 ? undefined : requestedTenantId(request);
+      if (tenantId === undefined || request.auth === null) return done();
+      options.resolveTenant(tenantId, request.auth).then((tenant) => {
+        request.tenant = tenant;
+        request.log = request.log.child({ tenantId: tenant.id });
+        done();
+      }, done);
     });
   },
   { name: 'tenant-context', dependencies: ['error-handler', 'auth'] },
