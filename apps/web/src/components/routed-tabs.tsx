@@ -14,6 +14,11 @@ export interface RoutedTab {
   element: ReactNode;
   /** The route stays (its screen explains itself) but no tab is shown for it. */
   hidden?: boolean;
+  /**
+   * The tab shows nothing of anyone's, so its frame holds the tab itself rather than a loading line
+   * (decision 036). Its element must render without suspending: not a lazyTab.
+   */
+  inFrame?: boolean;
 }
 
 /**
@@ -58,13 +63,7 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   return (
     <>
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
-        <Tabs
-          value={selected}
-          variant="scrollable"
-          scrollButtons="auto"
-
-          aria-label={ariaLabel}
-        >
+        <Tabs value={selected} variant="scrollable" scrollButtons="auto" aria-label={ariaLabel}>
           {visible.map((tab) => (
             <Tab
               key={tab.segment}
@@ -85,7 +84,7 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
         sx={{ minHeight: '100vh' }}
       >
-        {frame ? (
+        {frame && !entries.find((tab) => tab.segment === current)?.inFrame ? (
           <TabLoading />
         ) : (
           <Suspense fallback={<TabLoading />}>

@@ -11,19 +11,19 @@ import { useAreaFrame } from '../../lib/area-frame.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getStoredUser } from '../../lib/session.js';
 import { meQueryOptions } from './api/me.js';
+import { DangerZoneTab } from './components/danger-zone-tab.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
 import { ProfileTab } from './components/profile-tab.js';
 import { downloadableFiles } from './downloadable-files.js';
 
-// Each tab but the profile in a chunk of its own (lazyTab): the first load carries only the tab it
-// opens on.
+// Each tab but the profile and the danger zone in a chunk of its own (lazyTab): the first load carries
+// only the tab it opens on. The danger zone is in the frame (inFrame), so the area holds it.
 const PlansTab = lazyTab(() => import('./components/plans-tab.js').then((m) => m.PlansTab));
 const PaymentMethodsTab = lazyTab(() => import('./components/payment-methods-tab.js').then((m) => m.PaymentMethodsTab));
 const BillingHistoryTab = lazyTab(() => import('./components/billing-history-tab.js').then((m) => m.BillingHistoryTab));
 const PasswordTab = lazyTab(() => import('./components/password-tab.js').then((m) => m.PasswordTab));
 const SecurityTab = lazyTab(() => import('./components/security-tab.js').then((m) => m.SecurityTab));
 const DownloadTab = lazyTab(() => import('./components/download-tab.js').then((m) => m.DownloadTab));
-const DangerZoneTab = lazyTab(() => import('./components/danger-zone-tab.js').then((m) => m.DangerZoneTab));
 
 function SettingsTabs() {
   const me = useQuery(meQueryOptions());
@@ -62,7 +62,9 @@ function SettingsTabs() {
       hidden: downloadableFiles(roles).length === 0,
     },
   ];
-  if (!superuser) tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone, element: <DangerZoneTab /> });
+  if (!superuser) {
+    tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone, element: <DangerZoneTab />, inFrame: true });
+  }
 
   return (
     <>

@@ -2,18 +2,29 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { paths } from '../../../config/paths.js';
+import { useAreaFrame } from '../../../lib/area-frame.js';
 import { useDeleteAccount } from '../api/delete-account.js';
+
+// The dialog (and MUI's Dialog with it) loads on the first Delete: the tab is part of every
+// settings tab's first load, as the frame holds it (decision 036).
+const ConfirmDialog = lazy(() =>
+  import('../../../components/confirm-dialog.js').then((m) => ({ default: m.ConfirmDialog })),
+);
 
 /**
  * Danger zone (SET-DANGER-1, AUTH-FLOW-2): Delete asks in "Confirmation Required"; the account goes,
- * with storage and the query cache, and the app goes to /login.
+ * with storage and the query cache, and the app goes to /login. Nothing here is anyone's own, so the
+ * build renders it into the tab's frame.
  */
 export function DangerZoneTab() {
   const [confirming, setConfirming] = useState(false);
+  // Mounted from the first Delete on, so the dialog can play its closing transition.
+  const [asked, setAsked] = useState(false);
+  // In the frame, before the app runs, a press would go nowhere: the button shows it cannot be used yet.
+  const frame = useAreaFrame();
   const remove = useDeleteAccount();
   const navigate = useNavigate();
 
@@ -27,24 +38,36 @@ export function DangerZoneTab() {
         everywhere. This cannot be undone.
       </Alert>
       <Box>
-        <Button variant="contained" color="error" onClick={() => setConfirming(true)}>
+        <Button
+          variant="contained"
+          color="error"
+          disabled={frame}
+          onClick={() => {
+            setAsked(true);
+            setConfirming(true);
+          }}
+        >
           Delete
         </Button>
       </Box>
-      <ConfirmDialog
-        open={confirming}
-        title="Confirmation Required"
-        loading={remove.isPending}
-        onClose={() => setConfirming(false)}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSuccess: () => void navigate(paths.login, { replace: true }),
-            onSettled: () => setConfirming(false),
-          })
-        }
-      >
-        All your account data will be permanently deleted. Are you sure you want to delete your account?
-      </ConfirmDialog>
+      {asked && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open={confirming}
+            title="Confirmation Required"
+            loading={remove.isPending}
+            onClose={() => setConfirming(false)}
+            onConfirm={() =>
+              remove.mutate(undefined, {
+                onSuccess: () => void navigate(paths.login, { replace: true }),
+                onSettled: () => setConfirming(false),
+              })
+            }
+          >
+            All your account data will be permanently deleted. Are you sure you want to delete your account?
+          </ConfirmDialog>
+        </Suspense>
+      )}
     </Box>
   );
 }
