@@ -110,7 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // One Redis client for the process when REDIS_URL is set: rate limits, the login throttle and
   // /readyz use it (decision 020). It connects once the app is ready and reconnects by itself.
-  const redis = config.redis ? connectRedis(config.redis, app.log) : undefined;
+  const redis = config.redis ? await connectRedis(config.redis, app.log) : undefined;
   const services = await createServices(config, {
     db: deps.database.db,
     clock: deps.clock ?? systemClock,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../config.js';
 import { describeError } from './errors.js';
 
@@ -27,7 +27,12 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export function connectRedis(config: RedisConfig, log: FastifyBaseLogger): RedisConnection {
+/**
+ * The client, connected by `connect()`. ioredis loads here, only when REDIS_URL is set: an embedded
+ * server (one instance, no Redis) does not carry it (about 7.6 MiB and 46 ms of start).
+ */
+export async function connectRedis(config: RedisConfig, log: FastifyBaseLogger): Promise<RedisConnection> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(config.url, {
     // Connected by `connect()` once the app is ready, not by building it.
     lazyConnect: true,
