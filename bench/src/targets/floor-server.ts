@@ -34,8 +34,8 @@ interface LiveSessionRow {
 
 /** Every column the server's `find_live_session` reads: the user's, the role names and the session's last use. */
 const FIND_LIVE_SESSION = `
-  SELECT u.id AS user_id, u.email, u.hashed_password, u.full_name, u.is_active, u.is_superuser,
-         u.password_changed_at, u.email_verified_at, u.created_at AS user_created_at, u.updated_at,
+  SELECT u.id AS user_id, u.email, u.full_name, u.is_active, u.is_superuser,
+         u.email_verified_at, u.created_at AS user_created_at,
          coalesce((SELECT array_agg(r.name ORDER BY r.name) FROM user_roles ur JOIN roles r ON r.id = ur.role_id
                    WHERE ur.user_id = u.id), '{}') AS role_names,
          s.last_seen_at

@@ -1,9 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { knownDevices, roles, sessions, userRoles, users } from '../../db/schema/index.js';
-import type { UserRow } from '../users/users.service.js';
-
-export type { UserRow };
+import type { SessionUser } from '../../lib/auth-context.js';
 
 /**
  * Inserts a session and answers its id and whether its user has signed in from `deviceHash` before,
@@ -43,7 +41,7 @@ export function prepareOpenSession(db: DbOrTx) {
 }
 
 export interface LiveSession {
-  user: UserRow;
+  user: SessionUser;
   /** Names of the user's roles, sorted (the settings area shows a download per `download_*` role). */
   roleNames: string[];
   /** When a request last used the session, to the precision decision 027 keeps it at. */
@@ -53,7 +51,8 @@ export interface LiveSession {
 /**
  * The user of a live session and the user's role names, in one round trip. Every authenticated
  * request runs this, so it is built once as a prepared statement rather than per request, and it
- * reads none of the session's own columns: the WHERE clause is all a request needs of them.
+ * reads none of the session's own columns (the WHERE clause is all a request needs of them) and
+ * only the user's columns a request uses: not the password hash.
  */
 export function prepareFindLiveSession(db: DbOrTx) {
   const roleNames = sql<string[]>`coalesce((
@@ -61,7 +60,19 @@ export function prepareFindLiveSession(db: DbOrTx) {
     from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
     where ${userRoles.userId} = ${users.id}), '{}')`;
   const statement = db
-    .select({ user: users, roleNames, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      user: {
+        id: users.id,
+        email: users.email,
+        fullName: users.fullName,
+        isActive: users.isActive,
+        isSuperuser: users.isSuperuser,
+        emailVerifiedAt: users.emailVerifiedAt,
+        createdAt: users.createdAt,
+      },
+      roleNames,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

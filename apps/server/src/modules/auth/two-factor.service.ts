@@ -16,16 +16,15 @@ import { createSigner, createVerifier } from 'fast-jwt';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
-import type { Actor, AuthContext } from '../../lib/auth-context.js';
+import type { Actor, AuthContext, SessionUser } from '../../lib/auth-context.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
-import { verifyPassword } from '../../lib/passwords.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail } from '../mail/mail.service.js';
-import { findUserById, type UserRow } from '../users/users.service.js';
+import { findUserById, passwordMatches, type UserRow } from '../users/users.service.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SessionMeta, SessionService } from './sessions.service.js';
 import {
@@ -61,7 +60,7 @@ const invalidCode = () => badRequest(twoFactorMessages.invalidCode, 'invalid_two
 const invalidChallenge = () => badRequest(twoFactorMessages.invalidChallenge, 'invalid_two_factor_challenge');
 
 /** Someone proving who they are during sign-in, as the audit log records them (there is no session yet). */
-function signingInActor(user: UserRow, ip: string | null): Actor {
+function signingInActor(user: SessionUser, ip: string | null): Actor {
   return { user, sessionId: '', roleNames: [], ip };
 }
 
@@ -114,7 +113,7 @@ export function createTwoFactorService(deps: {
   }
 
   /** Counts a code attempt; a spent budget is refused, and the refusal audited. */
-  async function beginAttempt(user: UserRow, ip: string | null): Promise<void> {
+  async function beginAttempt(user: SessionUser, ip: string | null): Promise<void> {
     const wait = await throttle.begin(user.id, ip ?? '');
     if (wait === 0) return;
     await db.transaction((tx) =>
@@ -137,7 +136,12 @@ export function createTwoFactorService(deps: {
     return timeStep !== undefined && (await advanceTimeStep(tx, userId, timeStep));
   }
 
-  async function mail(tx: DbOrTx, user: UserRow, change: Parameters<typeof twoFactorChangedMail>[1], left?: number) {
+  async function mail(
+    tx: DbOrTx,
+    user: SessionUser,
+    change: Parameters<typeof twoFactorChangedMail>[1],
+    left?: number,
+  ) {
     await enqueueMail(
       tx,
       twoFactorChangedMail(user.email, change, left === undefined ? {} : { recoveryCodesLeft: left }),
@@ -205,7 +209,7 @@ export function createTwoFactorService(deps: {
     async disable(actor: Actor, body: TwoFactorDisable): Promise<void> {
       await beginAttempt(actor.user, actor.ip);
       if (!(await isTwoFactorEnabled(db, actor.user.id))) throw badRequest(twoFactorMessages.notEnabled);
-      if (!(await verifyPassword(actor.user.hashedPassword, body.password))) {
+      if (!(await passwordMatches(db, actor.user.id, body.password))) {
         throw badRequest(userMessages.incorrectPassword, 'incorrect_password');
       }
       await db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/users.service.js';
+import type { SessionUser } from '../../lib/auth-context.js';
 import type { BillingDeps } from './billing.deps.js';
 import { findCustomer, insertCustomer } from './customers.repository.js';
 
@@ -6,7 +6,7 @@ import { findCustomer, insertCustomer } from './customers.repository.js';
 export function createCustomerAccounts(deps: Pick<BillingDeps, 'db' | 'provider'>) {
   const { db, provider } = deps;
   return {
-    async ensure(user: UserRow): Promise<string> {
+    async ensure(user: SessionUser): Promise<string> {
       const existing = await findCustomer(db, user.id, provider.name);
       if (existing) return existing.providerCustomerId;
       const providerCustomerId = await provider.createCustomer({

@@ -9,7 +9,7 @@ import {
 } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
-import type { Actor, AuthContext } from '../../lib/auth-context.js';
+import type { Actor, AuthContext, SessionUser } from '../../lib/auth-context.js';
 import { addMinutes, type Clock } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
 import { badRequest, conflict, isUniqueViolation } from '../../lib/errors.js';
@@ -28,7 +28,7 @@ import {
   type VerificationPurpose,
 } from './email-verification.repository.js';
 import { toUserAuditSnapshot } from './users.mapper.js';
-import { findUserByEmail, findUserById, updateUser, type UserRow } from './users.repository.js';
+import { findUserByEmail, findUserById, updateUser } from './users.repository.js';
 
 const TTL_MINUTES = EMAIL_VERIFICATION_TTL_HOURS * 60;
 
@@ -75,7 +75,7 @@ export function createEmailVerificationService(deps: {
   }
 
   /** Mails `email` a link that moves the account to it; the account keeps its address meanwhile. */
-  async function requestChange(tx: DbOrTx, user: UserRow, email: string): Promise<void> {
+  async function requestChange(tx: DbOrTx, user: SessionUser, email: string): Promise<void> {
     const { link, expiresAt } = await issueLink(tx, user.id, 'change', email);
     // Sent late, the link would be dead: the mail expires with it.
     await enqueueMail(tx, {

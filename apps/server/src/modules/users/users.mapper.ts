@@ -1,8 +1,9 @@
 import type { UserPublic } from '@dataplatform/contract';
+import type { SessionUser } from '../../lib/auth-context.js';
 import type { UserRow } from './users.repository.js';
 
 /** The only way a user row leaves the server: named fields, never the hash. */
-export function toUserPublic(row: UserRow): UserPublic {
+export function toUserPublic(row: SessionUser): UserPublic {
   return {
     id: row.id,
     email: row.email,

@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { mapPage } from '../../lib/pagination.js';
 import { assertUncommonPassword } from '../../lib/common-passwords.js';
-import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { hashPassword } from '../../lib/passwords.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
 import type { SessionService } from '../auth/sessions.service.js';
@@ -34,13 +34,20 @@ import {
   findUserById,
   insertUser,
   listUsers,
+  passwordMatches,
   updateUser,
   type UserRow,
 } from './users.repository.js';
 
 // What other modules use of users: reads of the user row inside their own transaction, and the
 // public shape of a user.
-export { findUserByEmail, findUserById, prepareFindLoginCredentials, type UserRow } from './users.repository.js';
+export {
+  findUserByEmail,
+  findUserById,
+  passwordMatches,
+  prepareFindLoginCredentials,
+  type UserRow,
+} from './users.repository.js';
 export { toUserPublic } from './users.mapper.js';
 export { deleteDeadVerificationTokens } from './email-verification.repository.js';
 
@@ -171,7 +178,7 @@ export function createUsersService(deps: {
 
     /** Needs the current password; other sessions are signed out, the caller's stays. */
     async changePassword(auth: AuthContext, body: UpdatePassword): Promise<void> {
-      if (!(await verifyPassword(auth.user.hashedPassword, body.current_password))) {
+      if (!(await passwordMatches(db, auth.user.id, body.current_password))) {
         throw badRequest(userMessages.incorrectPassword, 'incorrect_password');
       }
       if (body.current_password === body.new_password) throw badRequest(userMessages.samePassword);
