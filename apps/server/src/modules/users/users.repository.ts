@@ -1,7 +1,6 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
-import { verifyPassword } from '../../lib/passwords.js';
 import { users, userTwoFactor } from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -12,17 +11,14 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | un
   return row;
 }
 
-/**
- * Whether `password` is the user's current one. The hash is read here, when a call needs it, rather
- * than carried by every request (the session's user has no hash); a user gone meanwhile matches nothing.
- */
-export async function passwordMatches(db: DbOrTx, userId: string, password: string): Promise<boolean> {
+/** The user's current password hash, read only by the calls that check a password. */
+export async function findPasswordHash(db: DbOrTx, userId: string): Promise<string | undefined> {
   const [row] = await db
     .select({ hashedPassword: users.hashedPassword })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  return row !== undefined && (await verifyPassword(row.hashedPassword, password));
+  return row?.hashedPassword;
 }
 
 /** `email` must already be normalised (trimmed, lower-cased) as the contract does. */

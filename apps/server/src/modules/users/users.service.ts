@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { mapPage } from '../../lib/pagination.js';
 import { assertUncommonPassword } from '../../lib/common-passwords.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
 import type { SessionService } from '../auth/sessions.service.js';
@@ -33,23 +33,26 @@ import {
   findUserByEmail,
   findUserById,
   insertUser,
+  findPasswordHash,
   listUsers,
-  passwordMatches,
   updateUser,
   type UserRow,
 } from './users.repository.js';
 
 // What other modules use of users: reads of the user row inside their own transaction, and the
 // public shape of a user.
-export {
-  findUserByEmail,
-  findUserById,
-  passwordMatches,
-  prepareFindLoginCredentials,
-  type UserRow,
-} from './users.repository.js';
+export { findUserByEmail, findUserById, prepareFindLoginCredentials, type UserRow } from './users.repository.js';
 export { toUserPublic } from './users.mapper.js';
 export { deleteDeadVerificationTokens } from './email-verification.repository.js';
+
+/**
+ * Whether `password` is the user's current one. The hash is read when a call needs it rather than
+ * carried by every request (a session's user has none); a user gone meanwhile matches nothing.
+ */
+export async function passwordMatches(db: DbOrTx, userId: string, password: string): Promise<boolean> {
+  const hash = await findPasswordHash(db, userId);
+  return hash !== undefined && (await verifyPassword(hash, password));
+}
 
 export function createUsersService(deps: {
   db: Database;
