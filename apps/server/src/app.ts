@@ -1,7 +1,7 @@
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { censorSecrets } from './lib/log-redaction.js';
@@ -9,6 +9,7 @@ import { BODY_LIMITS } from './lib/body-limits.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createMetrics } from './lib/metrics.js';
 import { connectRedis } from './lib/redis.js';
+import { responseSerializerCompiler } from './lib/response-serializer.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
@@ -51,14 +52,14 @@ export interface AppDeps {
 }
 
 /**
- * Every schema is a zod schema, compiled by the zod type provider. Naming its compilers when the
- * instance is made keeps Fastify from loading its default ones (Ajv and fast-json-stringify) only to
+ * Every schema is a zod schema: requests are checked by the zod type provider's validator, answers
+ * by our serializer (lib/response-serializer.ts). Naming the compilers when the instance is made keeps Fastify from loading its default ones (Ajv and fast-json-stringify) only to
  * have them replaced: a quarter of buildApp's time at start, and their memory. Fastify's types
  * describe Ajv's factories; at run time a factory returns whatever compiler it likes.
  */
 const zodCompilers = {
   buildValidator: () => validatorCompiler,
-  buildSerializer: () => serializerCompiler,
+  buildSerializer: () => responseSerializerCompiler,
 } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
 
 /**
