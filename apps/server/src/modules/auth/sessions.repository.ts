@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import { prepareArrayRows } from '../../db/array-rows.js';
+import type { Database, DbOrTx } from '../../db/client.js';
 import { knownDevices, roles, sessions, userRoles, users } from '../../db/schema/index.js';
 import type { SessionUser } from '../../lib/auth-context.js';
 
@@ -50,26 +51,25 @@ export interface LiveSession {
 
 /**
  * The user of a live session and the user's role names, in one round trip. Every authenticated
- * request runs this, so it is built once as a prepared statement rather than per request, and it
- * reads none of the session's own columns (the WHERE clause is all a request needs of them) and
- * only the user's columns a request uses: not the password hash.
+ * request runs this, so it is built once as a prepared statement rather than per request and run
+ * on the driver with its row as an array (db/array-rows.ts); it reads none of the session's own
+ * columns but its last use (the WHERE clause is all a request needs of them) and only the user's
+ * columns a request uses: not the password hash.
  */
-export function prepareFindLiveSession(db: DbOrTx) {
+export function prepareFindLiveSession(db: Database) {
   const roleNames = sql<string[]>`coalesce((
     select array_agg(${roles.name} order by ${roles.name})
     from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
     where ${userRoles.userId} = ${users.id}), '{}')`;
-  const statement = db
+  const query = db
     .select({
-      user: {
-        id: users.id,
-        email: users.email,
-        fullName: users.fullName,
-        isActive: users.isActive,
-        isSuperuser: users.isSuperuser,
-        emailVerifiedAt: users.emailVerifiedAt,
-        createdAt: users.createdAt,
-      },
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      isActive: users.isActive,
+      isSuperuser: users.isSuperuser,
+      emailVerifiedAt: users.emailVerifiedAt,
+      createdAt: users.createdAt,
       roleNames,
       lastSeenAt: sessions.lastSeenAt,
     })
@@ -82,11 +82,28 @@ export function prepareFindLiveSession(db: DbOrTx) {
         gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .limit(1)
-    .prepare('find_live_session');
+    .limit(1);
+  const run = prepareArrayRows<{ sessionId: string; now: string }>(db, 'find_live_session', query);
   return async (sessionId: string, now: Date): Promise<LiveSession | undefined> => {
-    const [row] = await statement.execute({ sessionId, now: now.toISOString() });
-    return row;
+    const [row] = await run({ sessionId, now: now.toISOString() });
+    if (!row) return undefined;
+    // The select's columns, in its order.
+    const [id, email, fullName, isActive, isSuperuser, emailVerifiedAt, createdAt, roleNames, lastSeenAt] = row as [
+      string,
+      string,
+      string | null,
+      boolean,
+      boolean,
+      Date | null,
+      Date,
+      string[],
+      Date,
+    ];
+    return {
+      user: { id, email, fullName, isActive, isSuperuser, emailVerifiedAt, createdAt },
+      roleNames,
+      lastSeenAt,
+    };
   };
 }
 

@@ -1,0 +1,32 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../test/harness.js';
+import { prepareArrayRows } from './array-rows.js';
+import { outbox } from './schema/index.js';
+
+// Runs on PGlite, and on the PostgreSQL server when TEST_DATABASE_URL is set (CI runs both).
+describe('prepareArrayRows', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    await database.db.insert(outbox).values([
+      { recipient: 'a@example.com', subject: 'first', textBody: 'x' },
+      { recipient: 'b@example.com', subject: 'second', textBody: 'y' },
+    ]);
+  });
+  afterAll(() => database.drop());
+
+  it("answers the select's columns in order, typed by the driver, with placeholders filled per call", async () => {
+    const query = database.db
+      .select({ subject: outbox.subject, createdAt: outbox.createdAt, fixed: sql<number>`${41}::int + 1` })
+      .from(outbox)
+      .where(eq(outbox.recipient, sql.placeholder('recipient')));
+    const run = prepareArrayRows<{ recipient: string }>(database.db, 'array_rows_test', query);
+
+    const [first] = await run({ recipient: 'a@example.com' });
+    expect(first).toEqual(['first', expect.any(Date), 42]);
+    // Prepared once on a server connection, the statement answers later calls with their own values.
+    expect(await run({ recipient: 'b@example.com' })).toEqual([['second', expect.any(Date), 42]]);
+    expect(await run({ recipient: 'nobody@example.com' })).toEqual([]);
+  });
+});
