@@ -3,6 +3,7 @@ import { postgresCpuMs, runnerCpuMs } from './machine-cpu.js';
 import type { TargetStats } from './protocol.js';
 import type { BenchSettings } from './settings.js';
 import type { TargetProcess } from './target-process.js';
+import { median } from './stats.js';
 
 export interface LoadSpec {
   url: string;
@@ -50,38 +51,64 @@ export interface Measurement {
   };
 }
 
+/** One target and the load it is measured under. */
+export interface MeasuredTarget {
+  target: TargetProcess;
+  spec: LoadSpec;
+}
+
 /**
- * Warm-up, then the measured window. The target's peak RSS spans both, its loop delay the window
- * only, watched alongside the idle probe's.
+ * Several targets measured in turn, round after round (a, b, a, b, …), each for `rounds` windows
+ * that add up to the scenario's duration. The machine's speed drifts by several per cent within a
+ * minute; windows side by side in time let that drift weigh on every target alike, so the ratio of
+ * their rates (the figure judged) holds still from run to run. Each target warms up first; its peak
+ * RSS spans warm-up and windows, its loop delay the windows only, watched alongside the idle probe's.
  */
-export async function measure(
+export async function measureInTurn(
+  targets: readonly MeasuredTarget[],
+  probe: TargetProcess,
+  settings: BenchSettings,
+  rounds: number,
+): Promise<Measurement[]> {
+  for (const { target, spec } of targets) {
+    target.send({ type: 'reset-peak-rss' });
+    await fire(spec, settings.warmupSeconds);
+  }
+  const windows = targets.map(() => [] as Measurement[]);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, { target, spec }] of targets.entries()) {
+      windows[index]!.push(await measureWindow(target, probe, spec, settings.durationSeconds / rounds));
+    }
+  }
+  return windows.map(combineWindows);
+}
+
+async function measureWindow(
   target: TargetProcess,
   probe: TargetProcess,
   spec: LoadSpec,
-  settings: BenchSettings,
+  seconds: number,
 ): Promise<Measurement> {
-  target.send({ type: 'reset-peak-rss' });
-  await fire(spec, settings.warmupSeconds);
   target.send({ type: 'reset-loop-delay' });
   probe.send({ type: 'reset-loop-delay' });
   const runnerBefore = runnerCpuMs();
   const postgresBefore = postgresCpuMs();
-  const result = await fire(spec, settings.durationSeconds);
+  const result = await fire(spec, seconds);
   const runnerAfter = runnerCpuMs();
   const postgresAfter = postgresCpuMs();
   target.send({ type: 'report' });
   probe.send({ type: 'report' });
   const [{ stats }, { stats: noise }] = await Promise.all([target.next('report'), probe.next('report')]);
-  const seconds = result.duration > 0 ? result.duration : settings.durationSeconds;
+  const measuredSeconds = result.duration > 0 ? result.duration : seconds;
   return {
     load: {
-      requestsPerSecond: result['2xx'] / seconds,
+      requestsPerSecond: result['2xx'] / measuredSeconds,
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       ok: result['2xx'],
       non2xx: result.non2xx,
       errors: result.errors,
-      seconds,
+      seconds: measuredSeconds,
       connections: spec.connections,
     },
     stats,
@@ -89,6 +116,52 @@ export async function measure(
     others: {
       loadGeneratorCpuMs: runnerAfter - runnerBefore,
       postgresCpuMs: postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
+    },
+  };
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+const sumOrNull = (values: readonly (number | null)[]) =>
+  values.some((value) => value === null) ? null : sum(values as number[]);
+
+/** One target's windows as one measurement: counts and times add up, latencies and delays take the rounds' median and worst. */
+function combineStats(windows: readonly TargetStats[]): TargetStats {
+  const windowMs = sum(windows.map((each) => each.windowMs));
+  return {
+    peakRssBytes: Math.max(...windows.map((each) => each.peakRssBytes)),
+    peakRssSinceReset: windows.every((each) => each.peakRssSinceReset),
+    loopDelayP50Ms: median(windows.map((each) => each.loopDelayP50Ms)),
+    loopDelayP99Ms: Math.max(...windows.map((each) => each.loopDelayP99Ms)),
+    loopDelayMaxMs: Math.max(...windows.map((each) => each.loopDelayMaxMs)),
+    loopUtilization: sum(windows.map((each) => each.loopUtilization * each.windowMs)) / windowMs,
+    windowMs,
+    processCpuMs: sum(windows.map((each) => each.processCpuMs)),
+    loopThreadCpuMs: sumOrNull(windows.map((each) => each.loopThreadCpuMs)),
+    loopThreadWaitMs: sumOrNull(windows.map((each) => each.loopThreadWaitMs)),
+  };
+}
+
+function combineWindows(windows: readonly Measurement[]): Measurement {
+  if (windows.length === 1) return windows[0]!;
+  const loads = windows.map((each) => each.load);
+  const ok = sum(loads.map((each) => each.ok));
+  const seconds = sum(loads.map((each) => each.seconds));
+  return {
+    load: {
+      requestsPerSecond: ok / seconds,
+      p50Ms: median(loads.map((each) => each.p50Ms)),
+      p99Ms: median(loads.map((each) => each.p99Ms)),
+      ok,
+      non2xx: sum(loads.map((each) => each.non2xx)),
+      errors: sum(loads.map((each) => each.errors)),
+      seconds,
+      connections: loads[0]!.connections,
+    },
+    stats: combineStats(windows.map((each) => each.stats)),
+    noise: combineStats(windows.map((each) => each.noise)),
+    others: {
+      loadGeneratorCpuMs: sum(windows.map((each) => each.others.loadGeneratorCpuMs)),
+      postgresCpuMs: sumOrNull(windows.map((each) => each.others.postgresCpuMs)),
     },
   };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { measureEmbedded, type EmbeddedRuns } from './embedded.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUser } from './fixture.js';
 import { runLists, type ListsRuns } from './lists-run.js';
-import { checkOnce, measure, type LoadSpec, type Measurement } from './load.js';
+import { checkOnce, measureInTurn, type LoadSpec, type Measurement } from './load.js';
 import type { HashRunResult } from './protocol.js';
 import {
   formatChecks,
@@ -54,22 +54,37 @@ interface ScenarioContext {
   probe: TargetProcess;
 }
 
-/** A fresh server process per scenario, so each peak RSS is that scenario's own. */
-async function httpScenario(
+interface HttpScenario {
+  scenario: string;
+  target: TargetName;
+  specFor: (port: number) => LoadSpec;
+  expect: (body: unknown) => boolean;
+}
+
+/**
+ * A fresh server process per scenario, so each peak RSS is that scenario's own. A floor and the
+ * endpoint judged against it run side by side and are measured in turn, round after round
+ * (`measureInTurn`): their ratio is the figure judged.
+ */
+async function httpScenariosInTurn(
   context: ScenarioContext,
-  scenario: string,
-  target: TargetName,
-  specFor: (port: number) => LoadSpec,
-  expect: (body: unknown) => boolean,
-): Promise<Measurement> {
-  const child = startTarget(target, { scenario, env: { BENCH_TARGET_DATABASE_URL: context.databaseUrl } });
+  scenarios: readonly HttpScenario[],
+): Promise<Measurement[]> {
+  const children = scenarios.map(({ scenario, target }) =>
+    startTarget(target, { scenario, env: { BENCH_TARGET_DATABASE_URL: context.databaseUrl } }),
+  );
   try {
-    const { port } = await child.next('ready');
-    const spec = specFor(port);
-    await checkOnce(spec, expect);
-    return await measure(child, context.probe, spec, context.settings);
+    const measured = [];
+    for (const [index, child] of children.entries()) {
+      const { port } = await child.next('ready');
+      const spec = scenarios[index]!.specFor(port);
+      await checkOnce(spec, scenarios[index]!.expect);
+      measured.push({ target: child, spec });
+    }
+    const rounds = scenarios.length > 1 ? context.settings.pairedRounds : 1;
+    return await measureInTurn(measured, context.probe, context.settings, rounds);
   } finally {
-    await child.stop();
+    await Promise.all(children.map((child) => child.stop()));
   }
 }
 
@@ -106,37 +121,34 @@ async function runScenarios(
   const context: ScenarioContext = { settings, databaseUrl: database.url, probe };
   const runs: Runs = { hashes: [] };
 
-  if (selected.has('floor')) {
-    out(`floor: bare Fastify + fast-jwt + pg, ${settings.connections} connections ...`);
-    runs.floor = await httpScenario(
-      context,
-      'floor',
-      'floor-server',
-      (port) => ({
-        url: `http://127.0.0.1:${port}/me`,
-        method: 'GET',
-        headers: bearer,
-        connections: settings.connections,
-      }),
-      hasEmail(user.email),
-    );
-  }
+  /** The selected ones of a floor and its endpoint, measured in turn; answers them in that order. */
+  const floorAndEndpoint = async (floor: HttpScenario | null, endpoint: HttpScenario | null) => {
+    const chosen = [floor, endpoint].filter((scenario) => scenario !== null);
+    const measured = chosen.length > 0 ? await httpScenariosInTurn(context, chosen) : [];
+    return [floor ? measured.shift() : undefined, endpoint ? measured.shift() : undefined] as const;
+  };
 
-  if (selected.has('users-me')) {
-    out(`GET /api/v1/users/me, ${settings.connections} connections ...`);
-    runs.usersMe = await httpScenario(
-      context,
-      'users-me',
-      'app-server',
-      (port) => ({
-        url: `http://127.0.0.1:${port}/api/v1/users/me`,
-        method: 'GET',
-        headers: bearer,
-        connections: settings.connections,
-      }),
-      hasEmail(user.email),
-    );
-  }
+  const currentUser = (path: string) => (port: number) => ({
+    url: `http://127.0.0.1:${port}${path}`,
+    method: 'GET' as const,
+    headers: bearer,
+    connections: settings.connections,
+  });
+  if (selected.has('floor')) out(`floor: bare Fastify + fast-jwt + pg, ${settings.connections} connections ...`);
+  if (selected.has('users-me')) out(`GET /api/v1/users/me, ${settings.connections} connections ...`);
+  [runs.floor, runs.usersMe] = await floorAndEndpoint(
+    selected.has('floor')
+      ? { scenario: 'floor', target: 'floor-server', specFor: currentUser('/me'), expect: hasEmail(user.email) }
+      : null,
+    selected.has('users-me')
+      ? {
+          scenario: 'users-me',
+          target: 'app-server',
+          specFor: currentUser('/api/v1/users/me'),
+          expect: hasEmail(user.email),
+        }
+      : null,
+  );
 
   const loginForm = (path: string) => (port: number) => ({
     url: `http://127.0.0.1:${port}${path}`,
@@ -158,19 +170,21 @@ async function runScenarios(
 
   if (selected.has('login-floor')) {
     out(`login floor: bare Fastify + argon2id + pg, ${settings.loginConnections} connections ...`);
-    runs.loginFloor = await httpScenario(context, 'login-floor', 'floor-server', loginForm('/login'), hasAccessToken);
   }
-
-  if (selected.has('login')) {
-    out(`POST /api/v1/login/access-token, ${settings.loginConnections} connections ...`);
-    runs.login = await httpScenario(
-      context,
-      'login',
-      'app-server',
-      loginForm('/api/v1/login/access-token'),
-      hasAccessToken,
-    );
-  }
+  if (selected.has('login')) out(`POST /api/v1/login/access-token, ${settings.loginConnections} connections ...`);
+  [runs.loginFloor, runs.login] = await floorAndEndpoint(
+    selected.has('login-floor')
+      ? { scenario: 'login-floor', target: 'floor-server', specFor: loginForm('/login'), expect: hasAccessToken }
+      : null,
+    selected.has('login')
+      ? {
+          scenario: 'login',
+          target: 'app-server',
+          specFor: loginForm('/api/v1/login/access-token'),
+          expect: hasAccessToken,
+        }
+      : null,
+  );
 
   if (selected.has('argon2id')) {
     const when = anyLogin ? ' (after login)' : '';

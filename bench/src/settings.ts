@@ -9,6 +9,11 @@ export interface BenchSettings {
   databaseUrl: string;
   durationSeconds: number;
   warmupSeconds: number;
+  /**
+   * A floor and its endpoint (users/me, login) are measured in turn over this many rounds, each
+   * window `durationSeconds / pairedRounds` long.
+   */
+  pairedRounds: number;
   /** autocannon connections for the floor and users/me. */
   connections: number;
   /** autocannon connections for login: more than the hashing threads, so none of them ever idles. */
@@ -61,6 +66,7 @@ export function loadSettings(): BenchSettings {
     databaseUrl: process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL,
     durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', 10, false),
     warmupSeconds: positiveNumber('BENCH_WARMUP_SECONDS', 3, false),
+    pairedRounds: positiveNumber('BENCH_PAIRED_ROUNDS', 5, true),
     connections: positiveNumber('BENCH_CONNECTIONS', 32, true),
     loginConnections: positiveNumber('BENCH_LOGIN_CONNECTIONS', 16, true),
     hashConcurrency: positiveNumber('UV_THREADPOOL_SIZE', LIBUV_DEFAULT_POOL_SIZE, true),
