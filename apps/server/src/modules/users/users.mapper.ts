@@ -1,4 +1,4 @@
-import type { UserPublic } from '@dataplatform/contract';
+import type { UserMe, UserPublic } from '@dataplatform/contract';
 import type { SessionUser } from '../../lib/auth-context.js';
 import type { UserRow } from './users.repository.js';
 
@@ -13,6 +13,17 @@ export function toUserPublic(row: SessionUser): UserPublic {
     email_verified: row.emailVerifiedAt !== null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * `GET /users/me`: the caller with the names of its roles. The roles are added to toUserPublic's
+ * object rather than spread into a copy: every signed-in page asks for it, and the copy cost as much
+ * again as the mapping.
+ */
+export function toUserMe(user: SessionUser, roles: string[]): UserMe {
+  const me: Omit<UserMe, 'roles'> & { roles?: string[] } = toUserPublic(user);
+  me.roles = roles;
+  return me as UserMe;
 }
 
 /** What the audit log keeps of a user: every column but the password hash. */

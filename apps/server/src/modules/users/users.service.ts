@@ -27,7 +27,7 @@ import type { SessionService } from '../auth/sessions.service.js';
 import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
 import { insertUserWithVerificationLink } from './email-verification.repository.js';
 import type { EmailVerificationService } from './email-verification.service.js';
-import { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
+import { toUserAuditSnapshot, toUserMe, toUserPublic } from './users.mapper.js';
 import {
   deleteUser,
   findUserByEmail,
@@ -154,7 +154,7 @@ export function createUsersService(deps: {
 
     /** The caller, with its role names (the settings area shows a Download tab per `download_` role). */
     async me(auth: AuthContext): Promise<UserMe> {
-      return { ...toUserPublic(auth.user), roles: auth.roleNames };
+      return toUserMe(auth.user, auth.roleNames);
     },
 
     /**
