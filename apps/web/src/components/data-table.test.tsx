@@ -90,6 +90,24 @@ describe('DataTable', () => {
     expect(screen.getByText('1–10 of 25')).toBeInTheDocument();
   });
 
+  it('writes a large total with digit groups and keeps the first page from going back', () => {
+    render(
+      <DataTable
+        aria-label="rows"
+        columns={columns}
+        rows={rows.slice(0, 10)}
+        rowKey={(row) => row.id}
+        loading={false}
+        error={false}
+        {...texts}
+        pagination={{ mode: 'server', page: 0, pageSize: 10, count: 1_234_567, onPageChange: () => undefined }}
+      />,
+    );
+    expect(screen.getByText('1–10 of 1,234,567')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to previous page' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Go to next page' })).toBeEnabled();
+  });
+
   it('opens a row by click and by keyboard', async () => {
     const user = userEvent.setup();
     const opened: string[] = [];

@@ -1,14 +1,17 @@
+import KeyboardArrowLeft from '@mui/icons-material/KeyboardArrowLeft';
+import KeyboardArrowRight from '@mui/icons-material/KeyboardArrowRight';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import { useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import Typography from '@mui/material/Typography';
+import { useDeferredValue, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 
 export interface DataTableColumn<TRow> {
   key: string;
@@ -77,8 +80,13 @@ export function DataTable<TRow>({
 }: DataTableProps<TRow>) {
   const [clientPage, setClientPage] = useState(0);
   const columnCount = columns.length + (actions ? 1 : 0);
+  // New rows (a list arriving, another page) render in the background, in slices the browser can
+  // interrupt, rather than in one long task the moment the answer lands: until then the table keeps
+  // what it showed (the loading row, or the rows before).
+  const shownRows = useDeferredValue(rows);
+  const arriving = shownRows !== rows;
 
-  let visible: readonly TRow[] = rows ?? [];
+  let visible: readonly TRow[] = shownRows ?? [];
   let page = 0;
   let count = visible.length;
   let onPageChange: (page: number) => void = () => undefined;
@@ -95,14 +103,14 @@ export function DataTable<TRow>({
   }
 
   let status: ReactNode;
-  if (loading && rows === undefined) {
+  if ((loading || arriving) && shownRows === undefined) {
     status = (
       <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1.5 }} role="status">
         <CircularProgress size={20} aria-hidden="true" />
         {loadingText}
       </Box>
     );
-  } else if (error && rows === undefined) {
+  } else if (error && shownRows === undefined) {
     status = (
       <Box component="span" role="alert" sx={{ color: 'error.main' }}>
         {errorText}
@@ -180,16 +188,61 @@ export function DataTable<TRow>({
           </TableBody>
         </Table>
       </TableContainer>
-      {pagination && count > 0 ? (
-        <TablePagination
-          component="div"
-          count={count}
-          page={page}
-          rowsPerPage={pagination.pageSize}
-          rowsPerPageOptions={[]}
-          onPageChange={(_event, next) => onPageChange(next)}
-        />
+      {pagination && count > 0 && shownRows !== undefined ? (
+        <Pager page={page} pageSize={pagination.pageSize} count={count} onPageChange={onPageChange} />
       ) : undefined}
     </Paper>
+  );
+}
+
+/** 1234567 as "1,234,567", as the pager has always shown counts. */
+function groupDigits(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * "start–end of total" and the previous and next arrows, as MUI's TablePagination shows them when
+ * it offers no choice of page size. Not that component: it brings a page-size select (Select, Menu,
+ * Popover, a third of this chunk) that no table here offers, and builds an Intl.NumberFormat when its
+ * module loads, which set up the browser's number formatting in a long task on every list's first load.
+ */
+function Pager({
+  page,
+  pageSize,
+  count,
+  onPageChange,
+}: {
+  page: number;
+  pageSize: number;
+  count: number;
+  onPageChange: (page: number) => void;
+}) {
+  const from = page * pageSize + 1;
+  const to = Math.min(count, (page + 1) * pageSize);
+  const lastPage = Math.max(0, Math.ceil(count / pageSize) - 1);
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', minHeight: 52, pl: 2, pr: 0.25 }}>
+      <Typography variant="body2">{`${groupDigits(from)}–${groupDigits(to)} of ${groupDigits(count)}`}</Typography>
+      <Box sx={{ flexShrink: 0, ml: 2.5 }}>
+        <IconButton
+          color="inherit"
+          onClick={() => onPageChange(page - 1)}
+          disabled={page === 0}
+          aria-label="Go to previous page"
+          title="Go to previous page"
+        >
+          <KeyboardArrowLeft />
+        </IconButton>
+        <IconButton
+          color="inherit"
+          onClick={() => onPageChange(page + 1)}
+          disabled={page >= lastPage}
+          aria-label="Go to next page"
+          title="Go to next page"
+        >
+          <KeyboardArrowRight />
+        </IconButton>
+      </Box>
+    </Box>
   );
 }
