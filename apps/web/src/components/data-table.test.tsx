@@ -12,6 +12,8 @@ interface Row {
 const rows: Row[] = Array.from({ length: 25 }, (_, index) => ({ id: `r${index + 1}`, name: `Row ${index + 1}` }));
 const columns: DataTableColumn<Row>[] = [{ key: 'name', header: 'Name', render: (row) => row.name }];
 const texts = { loadingText: 'Loading rows...', emptyText: 'No rows', errorText: 'Error loading rows' };
+/** Every prop of a table whose rows have arrived, but the rows. */
+const loaded = { 'aria-label': 'rows', columns, rowKey: (row: Row) => row.id, loading: false, error: false, ...texts };
 
 function bodyRows() {
   return within(screen.getAllByRole('rowgroup')[1]!).getAllByRole('row');
@@ -32,13 +34,8 @@ describe('DataTable', () => {
     const user = userEvent.setup();
     render(
       <DataTable
-        aria-label="rows"
-        columns={columns}
+        {...loaded}
         rows={rows}
-        rowKey={(row) => row.id}
-        loading={false}
-        error={false}
-        {...texts}
         pagination={{ mode: 'client', pageSize: 10 }}
         actions={(row) => <button type="button">Edit {row.name}</button>}
       />,
@@ -61,13 +58,8 @@ describe('DataTable', () => {
       const [page, setPage] = useState(0);
       return (
         <DataTable
-          aria-label="rows"
-          columns={columns}
+          {...loaded}
           rows={rows.slice(page * 10, page * 10 + 10)}
-          rowKey={(row) => row.id}
-          loading={false}
-          error={false}
-          {...texts}
           pagination={{
             mode: 'server',
             page,
@@ -93,13 +85,8 @@ describe('DataTable', () => {
   it('writes a large total with digit groups and keeps the first page from going back', () => {
     render(
       <DataTable
-        aria-label="rows"
-        columns={columns}
+        {...loaded}
         rows={rows.slice(0, 10)}
-        rowKey={(row) => row.id}
-        loading={false}
-        error={false}
-        {...texts}
         pagination={{ mode: 'server', page: 0, pageSize: 10, count: 1_234_567, onPageChange: () => undefined }}
       />,
     );
@@ -111,18 +98,7 @@ describe('DataTable', () => {
   it('opens a row by click and by keyboard', async () => {
     const user = userEvent.setup();
     const opened: string[] = [];
-    render(
-      <DataTable
-        aria-label="rows"
-        columns={columns}
-        rows={rows.slice(0, 2)}
-        rowKey={(row) => row.id}
-        loading={false}
-        error={false}
-        {...texts}
-        onRowClick={(row) => opened.push(row.id)}
-      />,
-    );
+    render(<DataTable {...loaded} rows={rows.slice(0, 2)} onRowClick={(row) => opened.push(row.id)} />);
     await user.click(screen.getByText('Row 1'));
     bodyRows()[1]!.focus();
     await user.keyboard('{Enter}');
