@@ -5,6 +5,7 @@ import { App } from './app/app.js';
 import { AREA_PAGES, PRERENDERED_PAGES } from './app/routes.js';
 import { AREA_FRAME_ATTRIBUTE, FrameWhileHydrating } from './lib/area-frame.js';
 import { pageMounted } from './lib/page-mounted.js';
+import { markRenderedFromScratch } from './lib/use-hydrated.js';
 
 /**
  * Starts the app in #root. A prerendered page (src/prerendered.ts) arrives with its markup: the
@@ -40,6 +41,7 @@ export function startApp({ beforeHydrate }: { beforeHydrate?: () => void | Promi
         }),
       );
   } else {
+    markRenderedFromScratch();
     const root = createRoot(container);
     startTransition(() => root.render(app));
   }

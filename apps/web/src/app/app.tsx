@@ -30,10 +30,18 @@ function ToastOutlet() {
   );
 }
 
-/** The whole app inside a router (BrowserRouter in the browser, StaticRouter when prerendering). */
+/**
+ * The whole app inside a router (BrowserRouter in the browser, StaticRouter when prerendering).
+ *
+ * `noSsr`: the theme provider reads the stored scheme in its first render, also when hydrating,
+ * instead of rendering "no scheme" first and setting it in an effect. That effect changed the
+ * scheme context after hydration, which made React hydrate all the rest of the page at once, in one
+ * long task. Safe because nothing renders differently by scheme: the CSS variables follow the class
+ * /color-scheme.js puts on <html> before the first paint (theme-toggle.tsx).
+ */
 export function App() {
   return (
-    <ThemeProvider theme={theme} defaultMode="system" disableTransitionOnChange>
+    <ThemeProvider theme={theme} defaultMode="system" disableTransitionOnChange noSsr>
       <CssBaseline enableColorScheme />
       <NavigatorBridge />
       <AppRoutes />
