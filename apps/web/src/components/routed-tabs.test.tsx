@@ -58,4 +58,35 @@ describe('RoutedTabs', () => {
     expect(screen.queryByRole('tab', { name: 'Download' })).not.toBeInTheDocument();
     expect(screen.getByText('nothing to download')).toBeInTheDocument();
   });
+
+  it('keeps one tab in the Tab order and moves between tabs with the arrow keys, Home and End', async () => {
+    const user = userEvent.setup();
+    renderAt('/settings/password');
+    const profile = screen.getByRole('tab', { name: 'My profile' });
+    const password = screen.getByRole('tab', { name: 'Password' });
+    expect(password).toHaveAttribute('tabindex', '0');
+    expect(profile).toHaveAttribute('tabindex', '-1');
+    await user.tab();
+    expect(password).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(profile).toHaveFocus();
+    await user.keyboard('{ArrowLeft}');
+    expect(password).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(profile).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(password).toHaveFocus();
+    // Moving the focus does not change the tab; Enter follows the focused tab's link.
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByLabelText('location')).toHaveTextContent('/settings/password');
+    await user.keyboard('{Enter}');
+    expect(screen.getByLabelText('location')).toHaveTextContent('/settings/profile');
+    expect(profile).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('puts the first tab in the Tab order when the route shows no tab', () => {
+    renderAt('/settings/download');
+    expect(screen.getByRole('tab', { name: 'My profile' })).toHaveAttribute('tabindex', '0');
+    expect(screen.getByRole('tab', { name: 'My profile' })).toHaveAttribute('aria-selected', 'false');
+  });
 });

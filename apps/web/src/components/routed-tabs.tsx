@@ -1,11 +1,10 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
-import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 import { useAreaFrame } from '../lib/area-frame.js';
+import { TabStrip } from './tab-strip.js';
 
 export interface RoutedTab {
   label: ReactNode;
@@ -62,20 +61,18 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
 
   return (
     <>
-      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
-        <Tabs value={selected} variant="scrollable" scrollButtons="auto" aria-label={ariaLabel}>
-          {visible.map((tab) => (
-            <Tab
-              key={tab.segment}
-              value={tab.segment}
-              label={tab.label}
-              component={RouterLink}
-              to={`${base}/${tab.segment}`}
-              id={`${idPrefix}-tab-${tab.segment}`}
-              aria-controls={`${idPrefix}-panel`}
-            />
-          ))}
-        </Tabs>
+      <Box sx={{ mb: 3 }}>
+        <TabStrip
+          aria-label={ariaLabel}
+          selected={selected}
+          panelId={`${idPrefix}-panel`}
+          items={visible.map((tab) => ({
+            value: tab.segment,
+            label: tab.label,
+            to: `${base}/${tab.segment}`,
+            id: `${idPrefix}-tab-${tab.segment}`,
+          }))}
+        />
       </Box>
       {/* At least a screen tall: the footer stays below the fold while a tab loads and grows, rather than jumping down. */}
       <Box
