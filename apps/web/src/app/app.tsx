@@ -2,6 +2,7 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
+import { TooltipLayer } from '../components/tooltip-layer.js';
 import { registerNavigator } from '../lib/navigation.js';
 import { getToasts, subscribeToasts } from '../lib/toast-store.js';
 import { AppRoutes } from './routes.js';
@@ -46,6 +47,7 @@ export function App() {
       <NavigatorBridge />
       <AppRoutes />
       <ToastOutlet />
+      <TooltipLayer />
     </ThemeProvider>
   );
 }

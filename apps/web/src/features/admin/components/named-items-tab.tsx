@@ -3,7 +3,6 @@ import EditIcon from '@mui/icons-material/Edit';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
@@ -11,6 +10,7 @@ import { FormDialog, type SchemaSource } from '../../../components/form-dialog.j
 import { fieldProps } from '../../../components/form-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 
 export interface NamedItem {
   id: string;
@@ -111,11 +111,13 @@ export function NamedItemsTab<TItem extends NamedItem>({
           const builtIn = isBuiltIn(item);
           return (
             <>
-              <Tooltip title={`Edit ${item.name}`}>
-                <IconButton aria-label={`Edit ${lower} ${item.name}`} onClick={() => setEditing(item)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <IconButton
+                {...tooltip(`Edit ${item.name}`)}
+                aria-label={`Edit ${lower} ${item.name}`}
+                onClick={() => setEditing(item)}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
               {builtIn ? (
                 <ProtectedActionButton
                   label={`Delete ${lower} ${item.name}`}
@@ -123,11 +125,13 @@ export function NamedItemsTab<TItem extends NamedItem>({
                   icon={<DeleteIcon fontSize="small" />}
                 />
               ) : (
-                <Tooltip title={`Delete ${item.name}`}>
-                  <IconButton aria-label={`Delete ${lower} ${item.name}`} onClick={() => setRemoving(item)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <IconButton
+                  {...tooltip(`Delete ${item.name}`)}
+                  aria-label={`Delete ${lower} ${item.name}`}
+                  onClick={() => setRemoving(item)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
               )}
             </>
           );

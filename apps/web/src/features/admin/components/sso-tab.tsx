@@ -5,7 +5,6 @@ import EditIcon from '@mui/icons-material/Edit';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -24,6 +23,7 @@ import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadSsoConnectionCreateFormSchema = () => import('../schemas.js').then((m) => m.SsoConnectionCreateFormSchema);
@@ -115,16 +115,20 @@ export function SsoTab() {
         }}
         actions={(connection) => (
           <>
-            <Tooltip title={`Edit ${connection.name}`}>
-              <IconButton aria-label={`Edit connection ${connection.name}`} onClick={() => setEditing(connection)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${connection.name}`}>
-              <IconButton aria-label={`Delete connection ${connection.name}`} onClick={() => setDeleting(connection)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <IconButton
+              {...tooltip(`Edit ${connection.name}`)}
+              aria-label={`Edit connection ${connection.name}`}
+              onClick={() => setEditing(connection)}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              {...tooltip(`Delete ${connection.name}`)}
+              aria-label={`Delete connection ${connection.name}`}
+              onClick={() => setDeleting(connection)}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
           </>
         )}
       />

@@ -9,7 +9,6 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -29,6 +28,7 @@ import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadTenantFormSchema = () => import('../schemas.js').then((m) => m.TenantFormSchema);
@@ -126,32 +126,36 @@ export function TenantsTab() {
         }}
         actions={(tenant) => (
           <>
-            <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase}>
-              <span>
-                <IconButton
-                  aria-label={`Check connection of tenant ${tenant.name}`}
-                  onClick={() => runCheck(tenant)}
-                  disabled={!tenant.dburl || check.isPending}
-                >
-                  <NetworkCheckIcon fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
-            <Tooltip title="Members">
-              <IconButton aria-label={`Members of tenant ${tenant.name}`} onClick={() => setMembers(tenant)}>
-                <GroupIcon fontSize="small" />
+            <span {...tooltip(tenant.dburl ? 'Check connection' : tenantMessages.noDatabase)}>
+              <IconButton
+                aria-label={`Check connection of tenant ${tenant.name}`}
+                onClick={() => runCheck(tenant)}
+                disabled={!tenant.dburl || check.isPending}
+              >
+                <NetworkCheckIcon fontSize="small" />
               </IconButton>
-            </Tooltip>
-            <Tooltip title={`Edit ${tenant.name}`}>
-              <IconButton aria-label={`Edit tenant ${tenant.name}`} onClick={() => setEditing(tenant)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${tenant.name}`}>
-              <IconButton aria-label={`Delete tenant ${tenant.name}`} onClick={() => setDeleting(tenant)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            </span>
+            <IconButton
+              {...tooltip('Members')}
+              aria-label={`Members of tenant ${tenant.name}`}
+              onClick={() => setMembers(tenant)}
+            >
+              <GroupIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              {...tooltip(`Edit ${tenant.name}`)}
+              aria-label={`Edit tenant ${tenant.name}`}
+              onClick={() => setEditing(tenant)}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              {...tooltip(`Delete ${tenant.name}`)}
+              aria-label={`Delete tenant ${tenant.name}`}
+              onClick={() => setDeleting(tenant)}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
           </>
         )}
       />

@@ -9,7 +9,6 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -32,6 +31,7 @@ import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadUserCreateFormSchema = () => import('../schemas.js').then((m) => m.UserCreateFormSchema);
@@ -173,16 +173,20 @@ export function UsersTab() {
           const self = user.id === ownId;
           return (
             <>
-              <Tooltip title={`Edit ${user.email}`}>
-                <IconButton aria-label={`Edit user ${user.email}`} onClick={() => setEditing(user)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              <Tooltip title={`Sign out ${user.email} everywhere`}>
-                <IconButton aria-label={`Sign out user ${user.email} everywhere`} onClick={() => setSigningOut(user)}>
-                  <LogoutIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <IconButton
+                {...tooltip(`Edit ${user.email}`)}
+                aria-label={`Edit user ${user.email}`}
+                onClick={() => setEditing(user)}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton
+                {...tooltip(`Sign out ${user.email} everywhere`)}
+                aria-label={`Sign out user ${user.email} everywhere`}
+                onClick={() => setSigningOut(user)}
+              >
+                <LogoutIcon fontSize="small" />
+              </IconButton>
               {self ? (
                 <ProtectedActionButton
                   label={`Reset two-factor authentication of user ${user.email}`}
@@ -190,14 +194,13 @@ export function UsersTab() {
                   icon={<LockResetIcon fontSize="small" />}
                 />
               ) : (
-                <Tooltip title={`Reset two-factor authentication of ${user.email}`}>
-                  <IconButton
-                    aria-label={`Reset two-factor authentication of user ${user.email}`}
-                    onClick={() => setResettingTwoFactor(user)}
-                  >
-                    <LockResetIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <IconButton
+                  {...tooltip(`Reset two-factor authentication of ${user.email}`)}
+                  aria-label={`Reset two-factor authentication of user ${user.email}`}
+                  onClick={() => setResettingTwoFactor(user)}
+                >
+                  <LockResetIcon fontSize="small" />
+                </IconButton>
               )}
               {self ? (
                 <ProtectedActionButton
@@ -206,11 +209,13 @@ export function UsersTab() {
                   icon={<DeleteIcon fontSize="small" />}
                 />
               ) : (
-                <Tooltip title={`Delete ${user.email}`}>
-                  <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <IconButton
+                  {...tooltip(`Delete ${user.email}`)}
+                  aria-label={`Delete user ${user.email}`}
+                  onClick={() => setDeleting(user)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
               )}
             </>
           );
