@@ -119,22 +119,19 @@ export function TooltipLayer() {
       if (anchor) show(anchor);
     };
 
-    document.addEventListener('pointerover', onPointerOver);
-    document.addEventListener('pointerout', onPointerOut);
-    document.addEventListener('focusin', onFocusIn);
-    document.addEventListener('focusout', onFocusOut);
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
-    window.addEventListener('scroll', onScroll, true);
+    // One signal removes every listener when the layer unmounts.
+    const listening = new AbortController();
+    const { signal } = listening;
+    document.addEventListener('pointerover', onPointerOver, { signal });
+    document.addEventListener('pointerout', onPointerOut, { signal });
+    document.addEventListener('focusin', onFocusIn, { signal });
+    document.addEventListener('focusout', onFocusOut, { signal });
+    document.addEventListener('keydown', onKeyDown, { signal });
+    document.addEventListener('pointerdown', onPointerDown, { signal });
+    window.addEventListener('scroll', onScroll, { signal, capture: true });
     return () => {
       clearTimeout(timer);
-      document.removeEventListener('pointerover', onPointerOver);
-      document.removeEventListener('pointerout', onPointerOut);
-      document.removeEventListener('focusin', onFocusIn);
-      document.removeEventListener('focusout', onFocusOut);
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
-      window.removeEventListener('scroll', onScroll, true);
+      listening.abort();
     };
   }, []);
 
