@@ -65,7 +65,7 @@ const KEY_STEPS: Record<string, (index: number, count: number) => number> = {
  * Enter follows the link. The row scrolls sideways when it does not fit, with the selected tab
  * brought into view.
  *
- * Our own rather than MUI's Tabs (decision 036): MUI's measures its tabs, indicator and scroll
+ * Our own rather than MUI's Tabs (decision 038): MUI's measures its tabs, indicator and scroll
  * buttons after it mounts and sets state from each measurement, a dozen re-renders of the strip,
  * most of them synchronous, on the first load of every signed-in tab.
  */

@@ -8,9 +8,9 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
 
 export interface NamedItem {
   id: string;

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
   ssoConnectionsQueryOptions,
@@ -23,7 +24,6 @@ import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadSsoConnectionCreateFormSchema = () => import('../schemas.js').then((m) => m.SsoConnectionCreateFormSchema);

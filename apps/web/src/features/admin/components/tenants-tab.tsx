@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 import {
   TENANTS_PAGE_SIZE,
   tenantsQueryOptions,
@@ -28,7 +29,6 @@ import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadTenantFormSchema = () => import('../schemas.js').then((m) => m.TenantFormSchema);

@@ -17,6 +17,7 @@ import { DataTable, useServerPage, type DataTableColumn } from '../../../compone
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
+import { tooltip } from '../../../components/tooltip-layer.js';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -31,7 +32,6 @@ import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadUserCreateFormSchema = () => import('../schemas.js').then((m) => m.UserCreateFormSchema);
