@@ -3,6 +3,7 @@ import {
   documentationAddress,
   expect,
   expectNoSeriousA11yViolations,
+  LONG_WALK_TIMEOUT_MS,
   test,
   type TestAccount,
 } from '../support/fixtures.js';
@@ -12,6 +13,10 @@ import {
 // Every browser of these specs comes from an address of its own, as separate devices would (and so
 // the suite's many logins do not share one address's limit).
 test.use({ extraHTTPHeaders: { 'x-forwarded-for': documentationAddress() } });
+
+// Each test signs in from two or three browsers through the login screen: a minute on a slow CI host
+// (one ran out of the default bound while its last assertion was still passing), so the long bound.
+test.describe.configure({ timeout: LONG_WALK_TIMEOUT_MS });
 
 /** Another browser, on another address. */
 function anotherBrowser(browser: Browser, colorScheme: 'light' | 'dark' = 'light') {
