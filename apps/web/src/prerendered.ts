@@ -9,6 +9,7 @@ import { bridgeForms } from './app/prerendered/form-bridge.js';
 import { driveOverlays, type Overlays } from './app/prerendered/overlays.js';
 import { driveRipples } from './app/prerendered/ripple.js';
 import { driveThemeToggle } from './app/prerendered/theme-toggle.js';
+import { importApp } from './load-app.js';
 import { OPENS } from './lib/prerendered-hooks.js';
 import { isLoggedIn } from './lib/session.js';
 
@@ -24,8 +25,8 @@ let appLoading = false;
 function loadApp() {
   if (appLoading) return;
   appLoading = true;
-  void import('./boot.js')
-    .then(({ startApp }) =>
+  void importApp()
+    .then((startApp) =>
       startApp({
         // Right before React takes the page: an open menu is left to close first, then nothing of
         // this script may stay in the markup React hydrates.

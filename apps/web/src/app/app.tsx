@@ -1,12 +1,11 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { TooltipLayer } from '../components/tooltip-layer.js';
 import { registerNavigator } from '../lib/navigation.js';
 import { getToasts, subscribeToasts } from '../lib/toast-store.js';
 import { AppRoutes } from './routes.js';
-import { theme } from './theme.js';
+import { AppThemeProvider } from './theme.js';
 
 const Toaster = lazy(() => import('../components/toaster.js').then((m) => ({ default: m.Toaster })));
 
@@ -31,23 +30,15 @@ function ToastOutlet() {
   );
 }
 
-/**
- * The whole app inside a router (BrowserRouter in the browser, StaticRouter when prerendering).
- *
- * `noSsr`: the theme provider reads the stored scheme in its first render, also when hydrating,
- * instead of rendering "no scheme" first and setting it in an effect. That effect changed the
- * scheme context after hydration, which made React hydrate all the rest of the page at once, in one
- * long task. Safe because nothing renders differently by scheme: the CSS variables follow the class
- * /color-scheme.js puts on <html> before the first paint (theme-toggle.tsx).
- */
+/** The whole app inside a router (BrowserRouter in the browser, StaticRouter when prerendering). */
 export function App() {
   return (
-    <ThemeProvider theme={theme} defaultMode="system" disableTransitionOnChange noSsr>
+    <AppThemeProvider>
       <CssBaseline enableColorScheme />
       <NavigatorBridge />
       <AppRoutes />
       <ToastOutlet />
       <TooltipLayer />
-    </ThemeProvider>
+    </AppThemeProvider>
   );
 }

@@ -2,14 +2,14 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { theme } from '../app/theme.js';
+import { appTheme } from '../app/theme.js';
 import { QueryProvider } from '../lib/query-client.js';
 import { STORAGE_KEYS, type StoredUser } from '../lib/session.js';
 
 /** Renders `ui` inside the app's theme and shared query client, as the signed-in areas show it. */
 export function renderInApp(ui: ReactElement): RenderResult {
   return render(
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={appTheme()}>
       <QueryProvider>{ui}</QueryProvider>
     </ThemeProvider>,
   );
@@ -22,7 +22,7 @@ export function renderInApp(ui: ReactElement): RenderResult {
 export function renderWithFreshClient(ui: ReactElement): RenderResult {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={appTheme()}>
       <QueryClientProvider client={client}>{ui}</QueryClientProvider>
     </ThemeProvider>,
   );

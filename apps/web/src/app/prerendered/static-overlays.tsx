@@ -7,7 +7,7 @@ import { overlayIds, staticOverlay } from '../../lib/prerendered-hooks.js';
 import { loadNavDrawer, loadPopupMenu } from '../layout/lazy-overlays.js';
 import { NAV_SECTIONS } from '../layout/navigation.js';
 import { accountMenuEntries } from '../layout/user-menu.js';
-import { theme } from '../theme.js';
+import { appTheme } from '../theme.js';
 
 const ignore = () => undefined;
 
@@ -24,7 +24,7 @@ export async function renderStaticOverlays(url: string, cache: EmotionCache): Pr
   return renderToString(
     <CacheProvider value={cache}>
       <StaticRouter location={url}>
-        <ThemeProvider theme={theme} defaultMode="system">
+        <ThemeProvider theme={appTheme()} defaultMode="system">
           {NAV_SECTIONS.map((section, index) => (
             <template key={section.label} {...staticOverlay(overlayIds.navMenu(index))}>
               <PopupMenu

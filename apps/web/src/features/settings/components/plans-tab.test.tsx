@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { theme } from '../../../app/theme.js';
+import { appTheme } from '../../../app/theme.js';
 import { Toaster } from '../../../components/toaster.js';
 import { getQueryClient, QueryProvider } from '../../../lib/query-client.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
@@ -86,7 +86,7 @@ function serve({
 function tab(me: UserMe | undefined) {
   return (
     <MemoryRouter>
-      <ThemeProvider theme={theme}>
+      <ThemeProvider theme={appTheme()}>
         <QueryProvider>
           <PlansTab me={me} />
           <Toaster />

@@ -1,0 +1,69 @@
+import { createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+
+let theme: Theme | undefined;
+
+/**
+ * The app's theme around `children`. Importing this module evaluates Emotion and MUI's styling
+ * (MUI's own default theme with them): the first of load-app.ts's steps.
+ *
+ * `noSsr`: the theme provider reads the stored scheme in its first render, also when hydrating,
+ * instead of rendering "no scheme" first and setting it in an effect. That effect changed the
+ * scheme context after hydration, which made React hydrate all the rest of the page at once, in one
+ * long task. Safe because nothing renders differently by scheme: the CSS variables follow the class
+ * /color-scheme.js puts on <html> before the first paint (theme-toggle.tsx).
+ */
+export function AppThemeProvider({ children }: { children: ReactNode }) {
+  return (
+    <ThemeProvider theme={appTheme()} defaultMode="system" disableTransitionOnChange noSsr>
+      {children}
+    </ThemeProvider>
+  );
+}
+
+/**
+ * The app's theme, created on first use: with both colour schemes as CSS variables it is tens of
+ * milliseconds of work, which load-app.ts gives a task of its own.
+ */
+export function appTheme(): Theme {
+  theme ??= createAppTheme();
+  return theme;
+}
+
+/**
+ * Light and dark schemes as CSS variables, switched by a class on <html> (set before first paint
+ * by /color-scheme.js, so prerendered pages never flash the wrong scheme).
+ */
+function createAppTheme(): Theme {
+  return createTheme({
+    cssVariables: { colorSchemeSelector: 'class' },
+    colorSchemes: {
+      light: {
+        palette: {
+          primary: { main: '#1d4ed8' },
+          secondary: { main: '#7c3aed' },
+          // Darker than MUI's red: destructive text buttons stay above 4.5:1 on a selected card's tint.
+          error: { main: '#b91c1c' },
+          background: { default: '#f8fafc', paper: '#ffffff' },
+        },
+      },
+      dark: {
+        palette: {
+          primary: { main: '#93c5fd' },
+          secondary: { main: '#c4b5fd' },
+          // Light enough for red text on the dark paper, and for dark text on a red button.
+          error: { main: '#fca5a5' },
+          background: { default: '#0b1220', paper: '#111a2e' },
+        },
+      },
+    },
+    typography: {
+      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+      h1: { fontSize: '2.5rem', fontWeight: 700, lineHeight: 1.2 },
+      h2: { fontSize: '1.9rem', fontWeight: 700, lineHeight: 1.25 },
+      h3: { fontSize: '1.4rem', fontWeight: 600, lineHeight: 1.3 },
+      button: { textTransform: 'none', fontWeight: 600 },
+    },
+    shape: { borderRadius: 10 },
+  });
+}
