@@ -119,13 +119,17 @@ for (const page of PRERENDERED) {
 // line) painted at once, and preloads for the app, the area and the tab, which would otherwise
 // load one after another; the app hydrates the frame, then renders the tab. Decision 032.
 const bootFiles = chunksFor(manifest, 'src/boot.tsx', shellEntryFiles);
+// The top bar's tenant switcher, which every signed-in tab shows: React.lazy would start its import
+// in the middle of a render, and Vite's preload helper would add a link per chunk there (a long
+// task); with its chunks preloaded here, the helper finds them and adds none.
+const TENANT_SWITCHER = 'src/features/settings/components/tenant-switcher.tsx';
 for (const tabPath of AREA_TAB_PATHS) {
   const meta = pageMetaFor(tabPath);
   const [, area, tab] = tabPath.split('/');
   const areaKey = `src/features/${area}/${area}-area.tsx`;
   const tabKey = `src/features/${area}/components/${tab}-tab.tsx`;
   // A tab the area holds itself (the profile) has no chunk of its own.
-  const routeFiles = [areaKey, ...(manifest[tabKey] ? [tabKey] : [])].flatMap((key) =>
+  const routeFiles = [areaKey, ...(manifest[tabKey] ? [tabKey] : []), TENANT_SWITCHER].flatMap((key) =>
     chunksFor(manifest, key, new Set([...shellEntryFiles, ...bootFiles])),
   );
   const preloads = modulePreloads([...new Set([...bootFiles, ...routeFiles])]).join('\n    ');
