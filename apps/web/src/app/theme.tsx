@@ -32,11 +32,13 @@ export function appTheme(): Theme {
 
 /**
  * Light and dark schemes as CSS variables, switched by a class on <html> (set before first paint
- * by /color-scheme.js, so prerendered pages never flash the wrong scheme).
+ * by /color-scheme.js, so prerendered pages never flash the wrong scheme). `nativeColor`: MUI's
+ * derived colours (hover tints, borders, contrast text) are CSS color-mix() and relative colours
+ * instead of colour arithmetic in JavaScript, which halves the time createTheme takes (decision 039).
  */
 function createAppTheme(): Theme {
   return createTheme({
-    cssVariables: { colorSchemeSelector: 'class' },
+    cssVariables: { colorSchemeSelector: 'class', nativeColor: true },
     colorSchemes: {
       light: {
         palette: {
