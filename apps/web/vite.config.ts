@@ -15,7 +15,7 @@ export default defineConfig({
       output: {
         // MUI's and Emotion's modules that five or more chunks share go in one chunk instead of a
         // chunk per set of sharers: a signed-in tab's first load came in 46-71 files, half of
-        // them under 1 KB; now 22-34, and 10-20 KB smaller on most tabs (decision 039).
+        // them under 1 KB; now in 22-34, and smaller on most tabs (decision 039).
         codeSplitting: {
           groups: [
             {
