@@ -10,7 +10,11 @@
 //
 // Options: --chunks-only (byte counts only, no Lighthouse: seconds instead of minutes),
 // --runs=<n> (Lighthouse runs per page, default 3), --only=<group>[,<group>] (marketing, auth,
-// settings, admin), --json=<file> (default apps/e2e/audit-results/audit-pages.json).
+// settings, admin), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
+// --protocol=h2|http1: h2 (the default) puts nginx in front of the server terminating TLS with
+// HTTP/2, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
+// self-signed and trusted by the audit's browser alone); http1 loads them from the server itself.
+// Lighthouse simulates its slow network with the protocol it saw, so the two differ (decision 040).
 // AUDIT_REPORT_DIR=<folder> keeps every Lighthouse JSON report there, to see why a score fell.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +24,7 @@ import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, repoRoot, startAppServer, webDistDir, type AppServer } from '../support/app-server.js';
+import { startTlsProxy } from '../support/tls-proxy.js';
 
 const run = promisify(execFile);
 const chromePath = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -83,6 +88,7 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '3' },
     only: { type: 'string' },
     json: { type: 'string', default: path.join(repoRoot, 'apps/e2e/audit-results/audit-pages.json') },
+    protocol: { type: 'string', default: 'h2' },
   },
 });
 const runs = Number(options.runs);
@@ -90,6 +96,9 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a posit
 const groups = new Set((options.only ?? 'marketing,auth,settings,admin').split(','));
 for (const group of groups) {
   if (!(group in TARGETS)) throw new Error(`--only: unknown group ${group} (marketing, auth, settings, admin)`);
+}
+if (options.protocol !== 'h2' && options.protocol !== 'http1') {
+  throw new Error(`--protocol must be h2 or http1, not ${options.protocol}`);
 }
 const pages = PAGES.filter((page) => groups.has(page.group));
 
@@ -143,14 +152,12 @@ interface FirstLoad {
 }
 
 /** The scripts of our own origin a page loads until the network is idle, without any interaction. */
-async function measureFirstLoad(browser: Browser, app: AppServer, url: string, session?: Session): Promise<FirstLoad> {
+async function measureFirstLoad(browser: Browser, origin: string, url: string, session?: Session): Promise<FirstLoad> {
   const context = await browser.newContext({
     storageState: session
       ? {
           cookies: [],
-          origins: [
-            { origin: app.baseUrl, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) },
-          ],
+          origins: [{ origin, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) }],
         }
       : undefined,
   });
@@ -159,7 +166,7 @@ async function measureFirstLoad(browser: Browser, app: AppServer, url: string, s
     const scripts: string[] = [];
     page.on('request', (request) => {
       const requested = new URL(request.url());
-      if (request.resourceType() === 'script' && requested.origin === app.baseUrl) scripts.push(requested.pathname);
+      if (request.resourceType() === 'script' && requested.origin === origin) scripts.push(requested.pathname);
     });
     await page.goto(url, { waitUntil: 'networkidle' });
     // Settled means the page's heading is up and nothing more is on its way (a signed-in tab asks
@@ -196,18 +203,18 @@ interface LighthouseRun {
  * One Lighthouse run in a fresh browser profile. A signed-in run first puts the session into that
  * profile's localStorage; Lighthouse then attaches to the same browser and keeps its storage.
  */
-async function lighthouseOnce(app: AppServer, url: string, session: Session | undefined, label: string) {
+async function lighthouseOnce(origin: string, url: string, session: Session | undefined, label: string) {
   const profile = await mkdtemp(path.join(tmpdir(), 'dp-audit-'));
   const port = await freePort();
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromePath,
     headless: true,
-    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+    args: [...chromiumArgs, `--remote-debugging-port=${port}`],
   });
   try {
     const seed = context.pages()[0] ?? (await context.newPage());
     if (session) {
-      await seed.goto(`${app.baseUrl}/robots.txt`);
+      await seed.goto(`${origin}/robots.txt`);
       await seed.evaluate((entries) => {
         for (const [name, value] of entries) localStorage.setItem(name, value);
       }, Object.entries(session));
@@ -253,10 +260,10 @@ async function lighthouseOnce(app: AppServer, url: string, session: Session | un
 }
 
 /** Lighthouse now and then fails a run on a busy machine (NO_NAVSTART, an interstitial): try again. */
-async function lighthouse(app: AppServer, url: string, session: Session | undefined, label: string) {
+async function lighthouse(origin: string, url: string, session: Session | undefined, label: string) {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await lighthouseOnce(app, url, session, label);
+      return await lighthouseOnce(origin, url, session, label);
     } catch (error) {
       if (attempt === 3) throw error;
       process.stderr.write(`lighthouse failed on ${url} (attempt ${attempt}), trying again\n`);
@@ -283,15 +290,22 @@ interface PageResult {
 }
 
 const app = await startAppServer();
+const proxy = options.protocol === 'h2' ? await startTlsProxy(app.baseUrl) : undefined;
+/** Where the browser loads the pages from: nginx over TLS (HTTP/2), or the server itself (HTTP/1.1). */
+const origin = proxy?.baseUrl ?? app.baseUrl;
+const servedOver = proxy ? 'HTTP/2 (nginx terminating TLS, in front of the server)' : 'HTTP/1.1 (the server itself)';
+const chromiumArgs = proxy
+  ? [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${proxy.spkiHash}`]
+  : CHROMIUM_ARGS;
 const results: PageResult[] = [];
 try {
   const sessions = pages.some((page) => page.as !== 'anonymous') ? await seedAccounts(app) : undefined;
-  const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: chromePath, args: chromiumArgs });
   try {
     for (const page of pages) {
-      const url = `${app.baseUrl}${page.path}`;
+      const url = `${origin}${page.path}`;
       const session = page.as === 'anonymous' ? undefined : sessions?.[page.as];
-      const firstLoad = await measureFirstLoad(browser, app, url, session);
+      const firstLoad = await measureFirstLoad(browser, origin, url, session);
       const target = TARGETS[page.group];
       const misses: string[] = [];
       if (target.maxJsBytes !== undefined && firstLoad.bytes > target.maxJsBytes) misses.push('js');
@@ -300,7 +314,7 @@ try {
       if (!options['chunks-only']) {
         for (let index = 1; index <= runs; index += 1) {
           const label = `${page.path.slice(1).replace(/[/?=]/g, '_')}-${index}`;
-          lighthouseRuns.push(await lighthouse(app, url, session, label));
+          lighthouseRuns.push(await lighthouse(origin, url, session, label));
         }
       }
       const medianScores =
@@ -327,6 +341,7 @@ try {
     await browser.close();
   }
 } finally {
+  await proxy?.stop();
   await app.stop();
 }
 
@@ -365,7 +380,9 @@ const rows = results.map((result) => {
 });
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
 const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
-process.stdout.write(`${line(header)}\n${line(widths.map((width) => '-'.repeat(width)))}\n`);
+process.stdout.write(
+  `Served over ${servedOver}.\n\n${line(header)}\n${line(widths.map((width) => '-'.repeat(width)))}\n`,
+);
 for (const row of rows) process.stdout.write(`${line(row).trimEnd()}\n`);
 
 const missed = results.filter((result) => result.misses.length > 0);
@@ -396,7 +413,9 @@ await writeFile(
   `${JSON.stringify(
     {
       generatedAt: new Date().toISOString(),
-      lighthouse: options['chunks-only'] ? null : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)' },
+      lighthouse: options['chunks-only']
+        ? null
+        : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)', protocol: servedOver },
       targets: { minScore: MIN_SCORE, ...TARGETS },
       pages: results,
       signedInChunkGzipBytes: chunkSizes,
