@@ -4,6 +4,7 @@ import { measureEmbedded, type EmbeddedRuns } from './embedded.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUser } from './fixture.js';
 import { runLists, type ListsRuns } from './lists-run.js';
 import { checkOnce, measureInTurn, type LoadSpec, type Measurement } from './load.js';
+import { checkPageTargets, measurePages, type PageRuns } from './pages.js';
 import type { HashRunResult } from './protocol.js';
 import {
   formatChecks,
@@ -22,7 +23,7 @@ import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-
 /**
  * `npm run bench`: the floor, our users/me, our login and the raw argon2id rate, one after another
  * against one fresh database on one PostgreSQL server, each target in a process of its own; then
- * every list at 1 000 and 100 000 rows, and the embedded server's start and memory.
+ * every list at 1 000 and 100 000 rows, the embedded server's start and memory, and the page audit.
  */
 
 const out = (text = '') => process.stdout.write(`${text}\n`);
@@ -46,6 +47,7 @@ interface Runs {
   hashes: HashRunResult[];
   lists?: ListsRuns;
   embedded?: EmbeddedRuns;
+  pages?: PageRuns;
 }
 
 interface ScenarioContext {
@@ -210,6 +212,12 @@ async function runScenarios(
       log: out,
     });
   }
+
+  // The page audit: Lighthouse is timed in its own way (a simulation from a trace), after the rest.
+  if (selected.has('pages')) {
+    out(`pages: npm run audit:pages, ${settings.pageRuns} Lighthouse runs per page ...`);
+    runs.pages = measurePages({ runsPerPage: settings.pageRuns, log: out });
+  }
   return runs;
 }
 
@@ -273,6 +281,7 @@ async function main(): Promise<void> {
     ...checkTargets(runs),
     ...(runs.lists ? checkListTargets(runs.lists) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
+    ...(runs.pages ? checkPageTargets(runs.pages) : []),
   ];
 
   out();
@@ -342,6 +351,7 @@ async function main(): Promise<void> {
       })),
     },
     embedded: runs.embedded,
+    pages: runs.pages?.audit,
     targets: checks,
     failed,
     totalSeconds: seconds,

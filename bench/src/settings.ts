@@ -1,5 +1,14 @@
 /** What a run measures and for how long; every knob is an environment variable. */
-export const SCENARIOS = ['floor', 'users-me', 'login-floor', 'login', 'argon2id', 'lists', 'embedded'] as const;
+export const SCENARIOS = [
+  'floor',
+  'users-me',
+  'login-floor',
+  'login',
+  'argon2id',
+  'lists',
+  'embedded',
+  'pages',
+] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchSettings {
@@ -33,6 +42,8 @@ export interface BenchSettings {
   embeddedNewRuns: number;
   embeddedExistingRuns: number;
   embeddedIdleSeconds: number;
+  /** Lighthouse runs per page in the page audit (its median is judged). */
+  pageRuns: number;
 }
 
 const DEFAULT_DATABASE_URL = 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -80,5 +91,6 @@ export function loadSettings(): BenchSettings {
     embeddedNewRuns: positiveNumber('BENCH_EMBEDDED_NEW_RUNS', 2, true),
     embeddedExistingRuns: positiveNumber('BENCH_EMBEDDED_EXISTING_RUNS', 3, true),
     embeddedIdleSeconds: positiveNumber('BENCH_EMBEDDED_IDLE_SECONDS', 10, false),
+    pageRuns: positiveNumber('BENCH_PAGE_RUNS', 3, true),
   };
 }

@@ -415,7 +415,7 @@ await writeFile(
       generatedAt: new Date().toISOString(),
       lighthouse: options['chunks-only']
         ? null
-        : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)', protocol: servedOver },
+        : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)', protocol: options.protocol, servedOver },
       targets: { minScore: MIN_SCORE, ...TARGETS },
       pages: results,
       signedInChunkGzipBytes: chunkSizes,

@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TargetCheck } from './report.js';
+
+/**
+ * The page targets, by the page audit itself (`npm run audit:pages`, apps/e2e/scripts/audit-pages.ts:
+ * Lighthouse in Debian's Chromium, the median of several runs per page, over HTTP/2 through nginx):
+ * the bench builds the whole tree, runs the audit as a child process (its table goes to this run's
+ * output), and turns the JSON it writes into PASS/MISS lines beside the others. The audit's own
+ * JSON holds the targets, so they are written down in one place.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+type Category = 'performance' | 'accessibility' | 'best-practices' | 'seo';
+type Group = 'marketing' | 'auth' | 'settings' | 'admin';
+
+/** What the bench reads of the audit's JSON (the whole file is kept beside the bench's own). */
+interface AuditJson {
+  lighthouse: { runsPerPage: number; protocol: 'h2' | 'http1' } | null;
+  targets: {
+    minScore: number;
+  } & Record<Group, { judged: Category[]; maxJsBytes?: number; noSignedInChunk: boolean }>;
+  pages: {
+    group: Group;
+    path: string;
+    jsGzipBytes: number;
+    signedInChunks: string[];
+    median?: Record<Category, number>;
+  }[];
+}
+
+export interface PageRuns {
+  runsPerPage: number;
+  audit: AuditJson;
+}
+
+const GROUP_NAMES: Record<Group, string> = {
+  marketing: 'marketing pages',
+  auth: 'auth screens',
+  settings: 'signed-in tabs (/settings)',
+  admin: 'signed-in tabs (/admin)',
+};
+const CATEGORY_NAMES: Record<Category, string> = {
+  performance: 'performance',
+  accessibility: 'accessibility',
+  'best-practices': 'best practices',
+  seo: 'SEO',
+};
+const PROTOCOL_NAMES = { h2: 'HTTP/2 over TLS', http1: 'HTTP/1.1' } as const;
+const KB = 1024;
+
+function npm(args: string[]): void {
+  const result = spawnSync('npm', args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.status})`);
+}
+
+/** Builds the tree (not timed: the audit needs the web app, which the other scenarios do not) and audits it. */
+export function measurePages(options: { runsPerPage: number; log: (line: string) => void }): PageRuns {
+  options.log('building the tree for the page audit (npm run build) ...');
+  npm(['run', 'build']);
+  const dir = mkdtempSync(path.join(tmpdir(), 'dp-bench-pages-'));
+  try {
+    const json = path.join(dir, 'audit-pages.json');
+    npm(['run', 'audit:pages', '--', `--runs=${options.runsPerPage}`, `--json=${json}`]);
+    return { runsPerPage: options.runsPerPage, audit: JSON.parse(readFileSync(json, 'utf8')) as AuditJson };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `low–high` of numbers, or the one number when they are all the same. */
+function span(values: number[], format: (value: number) => string = String): string {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return low === high ? format(low) : `${format(low)}–${format(high)}`;
+}
+
+/** Per group: the judged scores (median per page), the first-load JavaScript and, on public pages, no console chunk. */
+export function checkPageTargets(runs: PageRuns): TargetCheck[] {
+  const { audit } = runs;
+  const minScore = audit.targets.minScore;
+  const checks: TargetCheck[] = [];
+  for (const group of Object.keys(GROUP_NAMES) as Group[]) {
+    const pages = audit.pages.filter((page) => page.group === group);
+    if (pages.length === 0) continue;
+    const target = audit.targets[group];
+    const name = `${GROUP_NAMES[group]}, ${pages.length}`;
+
+    const scored = pages.filter((page) => page.median !== undefined);
+    if (scored.length === pages.length) {
+      const under = scored.flatMap((page) =>
+        target.judged
+          .filter((category) => page.median![category] < minScore)
+          .map((category) => `${page.path} ${CATEGORY_NAMES[category]} ${page.median![category]}`),
+      );
+      checks.push({
+        name: `${name}: ${target.judged.map((category) => CATEGORY_NAMES[category]).join(', ')} ≥ ${minScore}`,
+        measured:
+          target.judged
+            .map((category) => `${CATEGORY_NAMES[category]} ${span(scored.map((page) => page.median![category]))}`)
+            .join(', ') +
+          ` (median of ${runs.runsPerPage} per page, ${PROTOCOL_NAMES[audit.lighthouse?.protocol ?? 'http1']})` +
+          (under.length > 0 ? `; under: ${under.join('; ')}` : ''),
+        pass: under.length === 0,
+      });
+    }
+
+    const bytes = pages.map((page) => page.jsGzipBytes);
+    const largest = pages.reduce((most, page) => (page.jsGzipBytes > most.jsGzipBytes ? page : most));
+    const kb = (value: number) => `${(value / KB).toFixed(1)} KB`;
+    if (target.maxJsBytes !== undefined) {
+      checks.push({
+        name: `${name}: first-load JavaScript ≤ ${target.maxJsBytes / KB} KB gzipped`,
+        measured: `${span(bytes, kb)} (largest: ${largest.path})`,
+        pass: largest.jsGzipBytes <= target.maxJsBytes,
+      });
+    }
+    if (target.noSignedInChunk) {
+      const loading = pages.filter((page) => page.signedInChunks.length > 0);
+      checks.push({
+        name: `${name}: no signed-in chunk in the first load`,
+        measured:
+          loading.length === 0
+            ? 'none on any page'
+            : loading.map((page) => `${page.path}: ${page.signedInChunks.join(' ')}`).join('; '),
+        pass: loading.length === 0,
+      });
+    }
+  }
+  return checks;
+}
