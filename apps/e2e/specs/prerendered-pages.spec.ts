@@ -284,6 +284,38 @@ test.describe('signed-in tabs', () => {
     expect(errors).toEqual([]);
   });
 
+  test('on a narrow screen the frame shows the current tab in its strip before the app, and after', async ({
+    page,
+    createAccount,
+    signIn,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signIn(page, await createAccount({ isSuperuser: true }));
+    const releaseApp = await holdApp(page);
+    // The last tab: at 360 px the strip's start shows only the first two or three.
+    await page.goto('/admin/audit-log');
+    const strip = page.getByRole('tablist', { name: 'Admin sections' });
+    await expect(strip.getByRole('tab', { name: 'Audit Log', selected: true })).toBeVisible();
+    /** Where the strip's scroll puts a tab: wholly inside its box, or wholly outside. */
+    const placeOf = (name: string) =>
+      strip.evaluate((element, tabName) => {
+        const tab = [...element.querySelectorAll('[role="tab"]')].find((each) => each.textContent === tabName);
+        const box = element.getBoundingClientRect();
+        const { left, right } = tab!.getBoundingClientRect();
+        // Centred to the pixel, not the subpixel.
+        if (left >= box.left - 1 && right <= box.right + 1) return 'inside';
+        return right <= box.left || left >= box.right ? 'outside' : 'cut';
+      }, name);
+    expect(await strip.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    expect(await placeOf('Audit Log')).toBe('inside');
+    expect(await placeOf('Users')).toBe('outside');
+    releaseApp();
+
+    // The app keeps it there: it hydrates the same strip and finds the tab already in view.
+    await expect(page.getByRole('heading', { name: 'Audit log', level: 2 })).toBeVisible();
+    expect(await placeOf('Audit Log')).toBe('inside');
+  });
+
   test('an admin tab hydrates its frame for a superuser, and the tab works', async ({
     page,
     createAccount,

@@ -49,19 +49,20 @@ function chunksFor(manifest, key, loaded = new Set()) {
 
 const modulePreloads = (files) => files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
 
-// The pre-paint colour-scheme script goes inline: as a file it would block the first paint on a
-// request. The server allows exactly this script through its CSP hash (csp-script-hashes.json).
-const COLOR_SCHEME_TAG = '<script src="/color-scheme.js"></script>';
-const colorSchemeScript = (await readFile(path.join(distDir, 'color-scheme.js'), 'utf8'))
+// The pre-paint script (colour scheme, `/` to /studio, the current tab in view) goes inline: as a
+// file it would block the first paint on a request. The server allows exactly this script through
+// its CSP hash (csp-script-hashes.json).
+const PRE_PAINT_TAG = '<script src="/pre-paint.js"></script>';
+const prePaintScript = (await readFile(path.join(distDir, 'pre-paint.js'), 'utf8'))
   .split('\n')
   .filter((line) => !line.trimStart().startsWith('//'))
   .map((line) => line.trim())
   .join('\n');
-const colorSchemeHash = `sha256-${createHash('sha256').update(colorSchemeScript).digest('base64')}`;
+const prePaintHash = `sha256-${createHash('sha256').update(prePaintScript).digest('base64')}`;
 const sourceTemplate = await readFile(path.join(distDir, 'index.html'), 'utf8');
-if (!sourceTemplate.includes(COLOR_SCHEME_TAG)) throw new Error(`prerender: index.html lacks ${COLOR_SCHEME_TAG}`);
-const template = sourceTemplate.replace(COLOR_SCHEME_TAG, `<script>${colorSchemeScript}</script>`);
-await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([colorSchemeHash])}\n`);
+if (!sourceTemplate.includes(PRE_PAINT_TAG)) throw new Error(`prerender: index.html lacks ${PRE_PAINT_TAG}`);
+const template = sourceTemplate.replace(PRE_PAINT_TAG, `<script>${prePaintScript}</script>`);
+await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([prePaintHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
 const { renderPage, renderFrame, pageMetaFor, MARKETING_PAGES, AUTH_PAGES, AREA_TAB_PATHS } = await import(
@@ -151,7 +152,7 @@ for (const tabPath of AREA_TAB_PATHS) {
 }
 
 // The SPA shell for every other route: no prerendered markup, placeholders removed. It does not
-// preload the app: `/` gets the shell too, and leaves at once for /studio (color-scheme.js), which
+// preload the app: `/` gets the shell too, and leaves at once for /studio (pre-paint.js), which
 // would have been downloading the app for nothing.
 await writeFile(
   path.join(distDir, 'index.html'),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { INLINE_SCRIPT_HASHES_FILE } from './static.js';
 
-const colorSchemeHash = 'sha256-RgqezAfRqtGMpnWZBKlvAeQj1f/TRzRoFxRPxAuWkGQ=';
+const prePaintHash = 'sha256-RgqezAfRqtGMpnWZBKlvAeQj1f/TRzRoFxRPxAuWkGQ=';
 const html = { accept: 'text/html,application/xhtml+xml' };
 
 describe('static web app', () => {
@@ -26,7 +26,7 @@ describe('static web app', () => {
     writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js'), 'console.log(1)');
     writeFileSync(path.join(webDistDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'));
     writeFileSync(path.join(webDistDir, 'sitemap.xml'), '<urlset></urlset>');
-    writeFileSync(path.join(webDistDir, INLINE_SCRIPT_HASHES_FILE), JSON.stringify([colorSchemeHash]));
+    writeFileSync(path.join(webDistDir, INLINE_SCRIPT_HASHES_FILE), JSON.stringify([prePaintHash]));
     writeFileSync(path.join(webDistDir, 'sitemap.xml.gz'), gzipSync('<urlset></urlset>'));
     ctx = await createTestContext({ config: { webDistDir } });
   });
@@ -111,7 +111,7 @@ describe('static web app', () => {
   it("lets the web build's inline script run through its CSP hash, on pages and API answers alike", async () => {
     for (const url of ['/about-us', '/healthz']) {
       const response = await ctx.app.inject({ url, headers: html });
-      expect(response.headers['content-security-policy'], url).toContain(`script-src 'self' '${colorSchemeHash}'`);
+      expect(response.headers['content-security-policy'], url).toContain(`script-src 'self' '${prePaintHash}'`);
     }
   });
 });

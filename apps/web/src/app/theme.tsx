@@ -11,7 +11,7 @@ let theme: Theme | undefined;
  * instead of rendering "no scheme" first and setting it in an effect. That effect changed the
  * scheme context after hydration, which made React hydrate all the rest of the page at once, in one
  * long task. Safe because nothing renders differently by scheme: the CSS variables follow the class
- * /color-scheme.js puts on <html> before the first paint (theme-toggle.tsx).
+ * /pre-paint.js puts on <html> before the first paint (theme-toggle.tsx).
  */
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   return (
@@ -32,7 +32,7 @@ export function appTheme(): Theme {
 
 /**
  * Light and dark schemes as CSS variables, switched by a class on <html> (set before first paint
- * by /color-scheme.js, so prerendered pages never flash the wrong scheme). `nativeColor`: MUI's
+ * by /pre-paint.js, so prerendered pages never flash the wrong scheme). `nativeColor`: MUI's
  * derived colours (hover tints, borders, contrast text) are CSS color-mix() and relative colours
  * instead of colour arithmetic in JavaScript, which halves the time createTheme takes (decision 039).
  */

@@ -63,7 +63,7 @@ const KEY_STEPS: Record<string, (index: number, count: number) => number> = {
  * A row of tabs that are links (the WAI-ARIA tabs pattern with manual activation): one tab in the
  * page's Tab order (the selected one, else the first), arrow keys, Home and End move between them,
  * Enter follows the link. The row scrolls sideways when it does not fit, with the selected tab
- * brought into view.
+ * brought into view (in a prerendered frame already before the first paint, by public/pre-paint.js).
  *
  * Our own rather than MUI's Tabs (decision 038): MUI's measures its tabs, indicator and scroll
  * buttons after it mounts and sets state from each measurement, a dozen re-renders of the strip,
@@ -75,13 +75,24 @@ export function TabStrip({ 'aria-label': ariaLabel, items, selected, panelId }: 
 
   useLayoutEffect(() => {
     const strip = stripRef.current;
-    const tab = strip?.querySelector<HTMLElement>('[aria-selected="true"]');
-    if (!strip || !tab) return;
-    const start = tab.offsetLeft;
-    if (start < strip.scrollLeft || start + tab.offsetWidth > strip.scrollLeft + strip.clientWidth) {
-      strip.scrollLeft = start - (strip.clientWidth - tab.offsetWidth) / 2;
-    }
-  }, [selected]);
+    if (!strip) return;
+    const showSelected = () => {
+      const tab = strip.querySelector<HTMLElement>('[aria-selected="true"]');
+      if (!tab) return;
+      const start = tab.offsetLeft;
+      if (start < strip.scrollLeft || start + tab.offsetWidth > strip.scrollLeft + strip.clientWidth) {
+        strip.scrollLeft = start - (strip.clientWidth - tab.offsetWidth) / 2;
+      }
+    };
+    showSelected();
+    // And again when the strip or a tab changes width (a phone turned, the page's scrollbar
+    // appearing, a tab's count arriving): a scroll, never a render. jsdom has no ResizeObserver.
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(showSelected);
+    observer.observe(strip);
+    for (const tab of strip.children) observer.observe(tab);
+    return () => observer.disconnect();
+  }, [selected, items.length]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = KEY_STEPS[event.key];

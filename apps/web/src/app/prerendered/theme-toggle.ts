@@ -24,7 +24,7 @@ function applyScheme(scheme: 'light' | 'dark') {
 
 /**
  * The theme toggle without the app, as MUI's useColorScheme does it: the other scheme than the
- * one showing, remembered under MUI's own key so /color-scheme.js and the app both read it. While
+ * one showing, remembered under MUI's own key so /pre-paint.js and the app both read it. While
  * the mode is 'system' the page follows the system's scheme.
  */
 export function driveThemeToggle(signal: AbortSignal): void {

@@ -1,0 +1,37 @@
+// Runs before the first paint, inlined by the build into every page's <head> (allowed by its CSP
+// hash), as a file would delay the first paint. What a page must look like from its first frame:
+(function () {
+  // `/` is the Studio page (SPEC.md section 2), which is prerendered: go there before the app's
+  // shell loads anything.
+  if (location.pathname === '/') {
+    location.replace('/studio' + location.search + location.hash);
+    return;
+  }
+  // The stored (or the system's) colour scheme as a class on <html>, the selector the MUI theme
+  // uses, so prerendered pages never flash the other scheme.
+  try {
+    var mode = localStorage.getItem('mui-mode') || 'system';
+    var dark = mode === 'dark' || (mode === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    document.documentElement.classList.remove('light', 'dark');
+    document.documentElement.classList.add(dark ? 'dark' : 'light');
+  } catch {
+    // Storage can be blocked; the light scheme applies.
+  }
+  // A signed-in tab's frame (decision 032): on a narrow screen its tab strip scrolls sideways and
+  // the current tab can lie past the edge. Brought into view as TabStrip does it once the app runs,
+  // but before a paint shows it elsewhere: animation frame callbacks run right before a paint, and
+  // until the parser has given the tab, each one looks again.
+  function showCurrentTab() {
+    var tab = document.querySelector('[role="tablist"] > [aria-selected="true"]');
+    if (!tab) {
+      if (document.readyState === 'loading') requestAnimationFrame(showCurrentTab);
+      return;
+    }
+    var strip = tab.parentElement;
+    var start = tab.offsetLeft;
+    if (start < strip.scrollLeft || start + tab.offsetWidth > strip.scrollLeft + strip.clientWidth) {
+      strip.scrollLeft = start - (strip.clientWidth - tab.offsetWidth) / 2;
+    }
+  }
+  requestAnimationFrame(showCurrentTab);
+})();
