@@ -53,15 +53,24 @@ const CATEGORY_NAMES: Record<Category, string> = {
 const PROTOCOL_NAMES = { h2: 'HTTP/2 over TLS', http1: 'HTTP/1.1' } as const;
 const KB = 1024;
 
-function npm(args: string[]): void {
-  const result = spawnSync('npm', args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.status})`);
+/** Runs npm in the repository; `quiet`: its output is shown only if it fails. */
+function npm(args: string[], quiet = false): void {
+  const result = spawnSync('npm', args, {
+    cwd: ROOT,
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(`npm ${args.join(' ')} failed (exit ${result.status})`);
+  }
 }
 
 /** Builds the tree (not timed: the audit needs the web app, which the other scenarios do not) and audits it. */
 export function measurePages(options: { runsPerPage: number; log: (line: string) => void }): PageRuns {
   options.log('building the tree for the page audit (npm run build) ...');
-  npm(['run', 'build']);
+  npm(['run', 'build'], true);
   const dir = mkdtempSync(path.join(tmpdir(), 'dp-bench-pages-'));
   try {
     const json = path.join(dir, 'audit-pages.json');
