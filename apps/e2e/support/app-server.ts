@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopperFor, waitUntilReady } from './child-process.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const webDistDir = path.join(repoRoot, 'apps/web/dist');
@@ -73,32 +74,18 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (server.exitCode !== null) {
-      await stop();
-      throw new Error(`the server exited with code ${server.exitCode} while starting`);
-    }
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the server at ${baseUrl} was not ready within 90 s`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const stop = stopperFor(server, 'SIGTERM', () => rmSync(dataDir, { recursive: true, force: true }));
+  await waitUntilReady(
+    server,
+    stop,
+    async () => {
+      try {
+        return (await fetch(`${baseUrl}/readyz`)).ok;
+      } catch {
+        return false; // Not listening yet.
+      }
+    },
+    { what: `the server at ${baseUrl}`, timeoutMs: 90_000, intervalMs: 200 },
+  );
   return { baseUrl, superuserEmail, superuserPassword, filesDir, stop };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './app-server.js';
+import { stopperFor, waitUntilReady } from './child-process.js';
 
 const run = promisify(execFile);
 
@@ -100,38 +101,17 @@ http {
   const child = spawn(nginxBinary(), ['-p', `${dir}/`, '-c', path.join(dir, 'nginx.conf'), '-e', 'stderr'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `https://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGQUIT');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`nginx exited with code ${child.exitCode} while starting`);
-    }
-    // Accepting connections is enough: the first request through it is the browser's.
-    const listening = await new Promise<boolean>((resolve) => {
+  const stop = stopperFor(child, 'SIGQUIT', () => rmSync(dir, { recursive: true, force: true }));
+  // Accepting connections is enough: the first request through it is the browser's.
+  const accepting = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
         socket.destroy();
         resolve(true);
       });
       socket.once('error', () => resolve(false));
     });
-    if (listening) break;
-    {
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(`nginx did not listen on ${port} within 15 s`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await waitUntilReady(child, stop, accepting, { what: `nginx on ${port}`, timeoutMs: 15_000, intervalMs: 100 });
   return { baseUrl, spkiHash, stop };
 }
