@@ -7,16 +7,17 @@ import type { SessionUser } from '../../lib/auth-context.js';
 /**
  * Inserts a session and answers its id and whether its user has signed in from `deviceHash` before,
  * in one round trip: every sign-in runs it, and nearly every one comes from a known device, so that
- * sign-in opens no transaction and reads nothing else. Prepared once.
+ * sign-in opens no transaction and reads nothing else. Prepared once and run on the driver with its
+ * row as an array (db/array-rows.ts), its times as ISO strings.
  */
-export function prepareOpenSession(db: DbOrTx) {
+export function prepareOpenSession(db: Database) {
   const inserted = db.$with('inserted').as(
     db
       .insert(sessions)
       .values({
         userId: sql.placeholder('userId'),
-        expiresAt: sql.placeholder('expiresAt'),
-        lastSeenAt: sql.placeholder('lastSeenAt'),
+        expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
+        lastSeenAt: sql`${sql.placeholder('lastSeenAt')}::timestamptz`,
         ip: sql.placeholder('ip'),
         userAgent: sql.placeholder('userAgent'),
       })
@@ -27,7 +28,15 @@ export function prepareOpenSession(db: DbOrTx) {
   const knownDevice = sql<boolean>`exists (
     select 1 from ${knownDevices} where ${knownDevices.userId} = ${sql.placeholder('userId')}::uuid
       and ${knownDevices.deviceHash} = ${sql.placeholder('deviceHash')})`;
-  const statement = db.with(inserted).select({ id: inserted.id, knownDevice }).from(inserted).prepare('open_session');
+  const query = db.with(inserted).select({ id: inserted.id, knownDevice }).from(inserted);
+  const run = prepareArrayRows<{
+    userId: string;
+    expiresAt: string;
+    lastSeenAt: string;
+    ip: string | null;
+    userAgent: string | null;
+    deviceHash: string;
+  }>(db, 'open_session', query);
   return async (values: {
     userId: string;
     expiresAt: Date;
@@ -36,8 +45,14 @@ export function prepareOpenSession(db: DbOrTx) {
     userAgent: string | null;
     deviceHash: string;
   }): Promise<{ id: string; knownDevice: boolean }> => {
-    const [row] = await statement.execute(values);
-    return row!;
+    const [row] = await run({
+      ...values,
+      expiresAt: values.expiresAt.toISOString(),
+      lastSeenAt: values.lastSeenAt.toISOString(),
+    });
+    // The select's columns, in its order.
+    const [id, knownDevice] = row as [string, boolean];
+    return { id, knownDevice };
   };
 }
 
