@@ -29,4 +29,36 @@ describe('prepareArrayRows', () => {
     expect(await run({ recipient: 'b@example.com' })).toEqual([['second', expect.any(Date), 42]]);
     expect(await run({ recipient: 'nobody@example.com' })).toEqual([]);
   });
+
+  it("fills an insert's placeholders, which Drizzle wraps with their column's encoder", async () => {
+    const query = database.db
+      .insert(outbox)
+      .values({
+        recipient: sql.placeholder('recipient'),
+        subject: sql.placeholder('subject'),
+        textBody: 'fixed body',
+        createdAt: sql`${sql.placeholder('createdAt')}::timestamptz`,
+      })
+      .returning({
+        recipient: outbox.recipient,
+        subject: outbox.subject,
+        textBody: outbox.textBody,
+        createdAt: outbox.createdAt,
+      });
+    const run = prepareArrayRows<{ recipient: string; subject: string; createdAt: string }>(
+      database.db,
+      'array_rows_insert_test',
+      query,
+    );
+
+    for (const recipient of ['c@example.com', 'd@example.com']) {
+      const rows = await run({ recipient, subject: `to ${recipient}`, createdAt: '2026-01-02T03:04:05.000Z' });
+      expect(rows).toEqual([[recipient, `to ${recipient}`, 'fixed body', new Date('2026-01-02T03:04:05.000Z')]]);
+    }
+    const stored = await database.db
+      .select({ subject: outbox.subject })
+      .from(outbox)
+      .where(eq(outbox.recipient, 'd@example.com'));
+    expect(stored).toEqual([{ subject: 'to d@example.com' }]);
+  });
 });
