@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { postgresCpuMs, runnerCpuMs } from './machine-cpu.js';
+import { postgresCpu, postgresCpuSpentMs, runnerCpuMs } from './machine-cpu.js';
 import type { TargetStats } from './protocol.js';
 import type { BenchSettings } from './settings.js';
 import type { TargetProcess } from './target-process.js';
@@ -39,6 +39,11 @@ export async function fire(spec: LoadSpec, seconds: number): Promise<autocannon.
 
 export interface Measurement {
   load: LoadResult;
+  /**
+   * Each paired round's window on its own, in round order (one entry when measured alone): a
+   * floor's and its endpoint's windows of the same round ran next to each other in time.
+   */
+  rounds: LoadResult[];
   stats: TargetStats;
   /** The idle probe's loop over the same window: the machine's own noise. */
   noise: TargetStats;
@@ -58,11 +63,13 @@ export interface MeasuredTarget {
 }
 
 /**
- * Several targets measured in turn, round after round (a, b, a, b, …), each for `rounds` windows
- * that add up to the scenario's duration. The machine's speed drifts by several per cent within a
- * minute; windows side by side in time let that drift weigh on every target alike, so the ratio of
- * their rates (the figure judged) holds still from run to run. Each target warms up first; its peak
- * RSS spans warm-up and windows, its loop delay the windows only, watched alongside the idle probe's.
+ * Several targets measured in turn, round after round, each for `rounds` windows that add up to the
+ * scenario's duration. The machine's speed drifts by several per cent within a minute; windows side
+ * by side in time let that drift weigh on every target alike. The order flips every round (a, b,
+ * b, a, a, b, …), so a steady drift favours neither: with the same order every round, the target
+ * measured second would always meet the machine a little later than the first. Each target warms
+ * up first; its peak RSS spans warm-up and windows, its loop delay the windows only, watched
+ * alongside the idle probe's.
  */
 export async function measureInTurn(
   targets: readonly MeasuredTarget[],
@@ -75,12 +82,43 @@ export async function measureInTurn(
     await fire(spec, settings.warmupSeconds);
   }
   const windows = targets.map(() => [] as Measurement[]);
+  const indexes = targets.map((_, index) => index);
   for (let round = 0; round < rounds; round += 1) {
-    for (const [index, { target, spec }] of targets.entries()) {
+    for (const index of round % 2 === 0 ? indexes : [...indexes].reverse()) {
+      const { target, spec } = targets[index]!;
       windows[index]!.push(await measureWindow(target, probe, spec, settings.durationSeconds / rounds));
     }
   }
   return windows.map(combineWindows);
+}
+
+/**
+ * An endpoint's rate against its floor's: the median of the rounds' ratios, each taken from two
+ * windows measured next to each other, so a few seconds of a busier machine move one round's ratio
+ * rather than the whole figure. The pooled ratio (all windows' answers over all their time) and
+ * the rounds' range are kept beside it.
+ */
+export interface PairedRatio {
+  median: number;
+  min: number;
+  max: number;
+  pooled: number;
+  rounds: number;
+}
+
+export function pairedRatio(endpoint: Measurement, floor: Measurement): PairedRatio {
+  const count = Math.min(endpoint.rounds.length, floor.rounds.length);
+  const ratios = Array.from(
+    { length: count },
+    (_, round) => endpoint.rounds[round]!.requestsPerSecond / floor.rounds[round]!.requestsPerSecond,
+  );
+  return {
+    median: median(ratios),
+    min: Math.min(...ratios),
+    max: Math.max(...ratios),
+    pooled: endpoint.load.requestsPerSecond / floor.load.requestsPerSecond,
+    rounds: count,
+  };
 }
 
 async function measureWindow(
@@ -92,30 +130,32 @@ async function measureWindow(
   target.send({ type: 'reset-loop-delay' });
   probe.send({ type: 'reset-loop-delay' });
   const runnerBefore = runnerCpuMs();
-  const postgresBefore = postgresCpuMs();
+  const postgresBefore = postgresCpu();
   const result = await fire(spec, seconds);
   const runnerAfter = runnerCpuMs();
-  const postgresAfter = postgresCpuMs();
+  const postgresAfter = postgresCpu();
   target.send({ type: 'report' });
   probe.send({ type: 'report' });
   const [{ stats }, { stats: noise }] = await Promise.all([target.next('report'), probe.next('report')]);
   const measuredSeconds = result.duration > 0 ? result.duration : seconds;
+  const load: LoadResult = {
+    requestsPerSecond: result['2xx'] / measuredSeconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    seconds: measuredSeconds,
+    connections: spec.connections,
+  };
   return {
-    load: {
-      requestsPerSecond: result['2xx'] / measuredSeconds,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      ok: result['2xx'],
-      non2xx: result.non2xx,
-      errors: result.errors,
-      seconds: measuredSeconds,
-      connections: spec.connections,
-    },
+    load,
+    rounds: [load],
     stats,
     noise,
     others: {
       loadGeneratorCpuMs: runnerAfter - runnerBefore,
-      postgresCpuMs: postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
+      postgresCpuMs: postgresCpuSpentMs(postgresBefore, postgresAfter),
     },
   };
 }
@@ -157,6 +197,7 @@ function combineWindows(windows: readonly Measurement[]): Measurement {
       seconds,
       connections: loads[0]!.connections,
     },
+    rounds: loads,
     stats: combineStats(windows.map((each) => each.stats)),
     noise: combineStats(windows.map((each) => each.noise)),
     others: {

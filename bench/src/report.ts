@@ -34,8 +34,8 @@ export function httpResult(
   id: ScenarioResult['id'],
   label: string,
   { load, stats, noise, others }: Measurement,
-  /** The users/me floor's rate; null for the login rows, which the hash rate measures instead. */
-  floorPerSecond: number | null,
+  /** Against the users/me floor (`pairedRatio`'s median); null for the login rows, which the hash rate measures instead. */
+  ratioToFloor: number | null,
 ): ScenarioResult {
   return {
     id,
@@ -44,7 +44,7 @@ export function httpResult(
     p50Ms: load.p50Ms,
     p99Ms: load.p99Ms,
     operations: load.ok + load.non2xx,
-    ratioToFloor: floorPerSecond === null ? null : load.requestsPerSecond / floorPerSecond,
+    ratioToFloor,
     failures: load.non2xx + load.errors,
     target: stats,
     idleProbe: noise,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { measureEmbedded, type EmbeddedRuns } from './embedded.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUser } from './fixture.js';
 import { runLists, type ListsRuns } from './lists-run.js';
-import { checkOnce, measureInTurn, type LoadSpec, type Measurement } from './load.js';
+import { checkOnce, measureInTurn, pairedRatio, type LoadSpec, type Measurement } from './load.js';
 import { checkPageTargets, measurePages, type PageRuns } from './pages.js';
 import type { HashRunResult } from './protocol.js';
 import {
@@ -222,10 +222,12 @@ async function runScenarios(
 }
 
 function toResults(runs: Runs): ScenarioResult[] {
-  const floorRate = runs.floor?.load.requestsPerSecond ?? null;
   const results: ScenarioResult[] = [];
-  if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + fast-jwt + pg', runs.floor, floorRate));
-  if (runs.usersMe) results.push(httpResult('users-me', 'GET /api/v1/users/me', runs.usersMe, floorRate));
+  if (runs.floor) results.push(httpResult('floor', 'floor: Fastify + fast-jwt + pg', runs.floor, 1));
+  if (runs.usersMe) {
+    const ratio = runs.floor ? pairedRatio(runs.usersMe, runs.floor).median : null;
+    results.push(httpResult('users-me', 'GET /api/v1/users/me', runs.usersMe, ratio));
+  }
   if (runs.loginFloor) {
     results.push(httpResult('login-floor', 'login floor: Fastify + argon2id + pg', runs.loginFloor, null));
   }

@@ -20,7 +20,7 @@ export interface BenchSettings {
   warmupSeconds: number;
   /**
    * A floor and its endpoint (users/me, login) are measured in turn over this many rounds, each
-   * window `durationSeconds / pairedRounds` long.
+   * window `durationSeconds / pairedRounds` long; even, so each goes first in half of them.
    */
   pairedRounds: number;
   /** autocannon connections for the floor and users/me. */
@@ -75,9 +75,9 @@ export function loadSettings(): BenchSettings {
   return {
     scenarios: scenariosFromEnv(),
     databaseUrl: process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL,
-    durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', 10, false),
+    durationSeconds: positiveNumber('BENCH_DURATION_SECONDS', 16, false),
     warmupSeconds: positiveNumber('BENCH_WARMUP_SECONDS', 3, false),
-    pairedRounds: positiveNumber('BENCH_PAIRED_ROUNDS', 5, true),
+    pairedRounds: positiveNumber('BENCH_PAIRED_ROUNDS', 8, true),
     connections: positiveNumber('BENCH_CONNECTIONS', 32, true),
     loginConnections: positiveNumber('BENCH_LOGIN_CONNECTIONS', 16, true),
     hashConcurrency: positiveNumber('UV_THREADPOOL_SIZE', LIBUV_DEFAULT_POOL_SIZE, true),
