@@ -76,6 +76,42 @@ test('pages through 25 users ten at a time, found by the server-side search', as
   await expect(table).toContainText(`No users match "${tag}-nobody".`);
 });
 
+test('on a narrow screen a list that finds nobody says so inside the part of the table in view', async ({
+  page,
+  admin: _admin,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/admin/users');
+  const nobody = `${uniqueTag('none')}-nobody`;
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(nobody);
+  const message = page.getByText(`No users match "${nobody}".`, { exact: true });
+  await expect(message).toBeVisible();
+  // The table's columns are wider than the screen: its region scrolls sideways.
+  const region = page.getByRole('region', { name: 'Users' });
+  const widths = await region.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+  expect(widths.scroll).toBeGreaterThan(widths.client);
+
+  const placeOfMessage = async () => {
+    const [box, frame] = await Promise.all([message.boundingBox(), region.boundingBox()]);
+    if (!box || !frame) throw new Error('the message or the table region has no box');
+    return { box, frame };
+  };
+  for (const scroll of ['start', 'end'] as const) {
+    await region.evaluate((element, to) => {
+      element.scrollLeft = to === 'start' ? 0 : element.scrollWidth;
+    }, scroll);
+    // Whole inside the region's box, and centred in it (a pixel or two of rounding allowed).
+    await expect
+      .poll(async () => {
+        const { box, frame } = await placeOfMessage();
+        return box.x >= frame.x - 1 && box.x + box.width <= frame.x + frame.width + 1;
+      })
+      .toBe(true);
+    const { box, frame } = await placeOfMessage();
+    expect(Math.abs(box.x + box.width / 2 - (frame.x + frame.width / 2))).toBeLessThanOrEqual(2);
+  }
+});
+
 test('creates, edits and deletes a user through the dialogs, with their rules and toasts', async ({
   page,
   admin: _admin,

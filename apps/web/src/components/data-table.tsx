@@ -139,7 +139,13 @@ export function DataTable<TRow>({
     // minWidth 0: inside a grid or flex parent the table scrolls in its box instead of widening the page.
     <Paper variant="outlined" sx={{ minWidth: 0 }}>
       {/* A region a keyboard can focus, so a table wider than the screen can be scrolled without a mouse. */}
-      <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={ariaLabel}>
+      {/* An inline-size container, so the status row below can be as wide as what is in view (100cqi). */}
+      <TableContainer
+        sx={{ overflowX: 'auto', containerType: 'inline-size' }}
+        tabIndex={0}
+        role="region"
+        aria-label={ariaLabel}
+      >
         <Table aria-label={ariaLabel} size="medium">
           <TableHead>
             <TableRow>
@@ -158,8 +164,21 @@ export function DataTable<TRow>({
           <TableBody>
             {status !== undefined ? (
               <TableRow>
-                <TableCell colSpan={columnCount} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                  {status}
+                <TableCell colSpan={columnCount} sx={{ py: 4, px: 0, color: 'text.secondary' }}>
+                  {/* The cell spans every column, wider than the screen on a narrow one: its text stays
+                      centred in the part in view, and in view while the table scrolls sideways. */}
+                  <Box
+                    sx={{
+                      position: 'sticky',
+                      left: 0,
+                      width: '100cqi',
+                      px: 2,
+                      boxSizing: 'border-box',
+                      textAlign: 'center',
+                    }}
+                  >
+                    {status}
+                  </Box>
                 </TableCell>
               </TableRow>
             ) : (
