@@ -266,7 +266,8 @@ async function lighthouse(origin: string, url: string, session: Session | undefi
       return await lighthouseOnce(origin, url, session, label);
     } catch (error) {
       if (attempt === 3) throw error;
-      process.stderr.write(`lighthouse failed on ${url} (attempt ${attempt}), trying again\n`);
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      process.stderr.write(`lighthouse failed on ${url} (attempt ${attempt}: ${reason}), trying again\n`);
     }
   }
 }
