@@ -43,6 +43,13 @@ describe('static web app', () => {
     expect(response.body).toBe('<html>prerendered about us</html>');
   });
 
+  it('sends a browser asking for /favicon.ico to the product’s SVG icon', async () => {
+    const response = await ctx.app.inject({ url: '/favicon.ico' });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe('/favicon.svg');
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+  });
+
   it('serves the SPA shell for routes without a prerendered page, and for /', async () => {
     for (const url of [
       '/',

@@ -46,6 +46,14 @@ export const staticPlugin = fp<{ root: string }>(
         },
       });
     }
+    if (hasWebApp) {
+      // Browsers ask for /favicon.ico on their own wherever a page names no icon (a JSON answer, robots.txt,
+      // a download): the product's icon is an SVG, which every browser that shows favicons follows a
+      // redirect to, so the tab gets the logo and the log no 404.
+      app.get('/favicon.ico', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301),
+      );
+    }
     app.setNotFoundHandler((request, reply) => {
       const wantsPage =
         hasWebApp &&
