@@ -84,10 +84,8 @@ export const authPlugin = fp<AuthPluginOptions>(
       done(null, payload);
     });
 
-    app.addHook('onRequest', async (request) => {
-      if (request.is404) return;
-      const access = request.routeOptions.config.access;
-      const token = bearerToken(request);
+    /** The guard for a route that needs a caller, or a public one called with a token. */
+    async function admit(request: FastifyRequest, access: Access | undefined, token: string | undefined) {
       if (access === 'public') {
         if (token) request.auth = await options.authenticate(token).catch(() => null);
         return;
@@ -116,6 +114,16 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (await options.twoFactorEnrollmentRequired(auth)) {
         throw new AppError('two_factor_enrollment_required', twoFactorMessages.enrollmentRequired);
       }
+    }
+
+    // A callback hook: an anonymous call of a public route (sign-in, sign-up, the contact form, the
+    // web app's files) has nothing to wait for, and an async hook would cost each a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404) return done();
+      const access = request.routeOptions.config.access;
+      const token = bearerToken(request);
+      if (access === 'public' && !token) return done();
+      admit(request, access, token).then(() => done(), done);
     });
   },
   { name: 'auth', dependencies: ['error-handler'] },

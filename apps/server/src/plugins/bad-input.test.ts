@@ -11,7 +11,7 @@ import {
 } from '@dataplatform/contract';
 import Fastify from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createUser,
   login,
@@ -325,6 +325,23 @@ describe('bad input', () => {
         detail: 'Invalid path: it must not contain NUL characters',
         code: 'bad_request',
       });
+    }
+  });
+
+  it('does not walk a body kept as bytes for NUL characters, byte by byte', async () => {
+    // The webhook keeps its body as a Buffer; enumerating one visits every byte as a key of its own
+    // (a 1 MiB body: a million keys, about 100 MB and half a second of the event loop, unsigned).
+    const enumerated = vi.spyOn(Object, 'keys');
+    try {
+      const response = await send('POST', '/api/v1/subscriptions/webhook', {
+        payload: Buffer.alloc(BODY_LIMITS.webhook, 0x61),
+        headers: { 'content-type': 'application/octet-stream', 'stripe-signature': 't=1,v1=00' },
+      });
+      expectClientError(response, 400);
+      const bytesWalked = enumerated.mock.calls.filter(([target]) => ArrayBuffer.isView(target)).length;
+      expect(bytesWalked).toBe(0);
+    } finally {
+      enumerated.mockRestore();
     }
   });
 
