@@ -259,6 +259,17 @@ async function lighthouseOnce(origin: string, url: string, session: Session | un
   }
 }
 
+/**
+ * Why a Lighthouse run failed: its own last words on stderr (`Runtime error encountered: …`), which
+ * the child-process error's first line (the command) does not say.
+ */
+function failureReason(error: unknown): string {
+  const stderr = (error as { stderr?: unknown } | null)?.stderr;
+  const said = typeof stderr === 'string' ? stderr.trim().split('\n').at(-1)?.trim() : undefined;
+  if (said) return said;
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown';
+}
+
 /** Lighthouse now and then fails a run on a busy machine (NO_NAVSTART, an interstitial): try again. */
 async function lighthouse(origin: string, url: string, session: Session | undefined, label: string) {
   for (let attempt = 1; ; attempt += 1) {
@@ -266,7 +277,7 @@ async function lighthouse(origin: string, url: string, session: Session | undefi
       return await lighthouseOnce(origin, url, session, label);
     } catch (error) {
       if (attempt === 3) throw error;
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      const reason = failureReason(error);
       process.stderr.write(`lighthouse failed on ${url} (attempt ${attempt}: ${reason}), trying again\n`);
     }
   }
