@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { SHOTS_DIR } from '../support/admin.js';
 import { expect, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, test } from '../support/fixtures.js';
-import { startOidcProvider, type OidcTestProvider } from '../support/oidc-provider.js';
+// The server tests' provider, by path: Playwright compiles TypeScript outside node_modules only.
+import { startOidcProvider, type TestOidcProvider } from '../../server/test/oidc-provider.js';
 
 /**
  * Single sign-on (SSO-2 to SSO-5) through a real OpenID provider on loopback and its own login page;
  * axe on the Single Sign-On admin tab and the SSO part of the login screen, in both themes.
  */
 
-let provider: OidcTestProvider;
+let provider: TestOidcProvider;
 
 test.beforeAll(async () => {
-  provider = await startOidcProvider(`${process.env.E2E_BASE_URL}/api/v1/sso/callback`);
+  provider = await startOidcProvider({ redirectUris: [`${process.env.E2E_BASE_URL}/api/v1/sso/callback`] });
 });
 test.afterAll(async () => {
   await provider.close();
