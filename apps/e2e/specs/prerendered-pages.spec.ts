@@ -284,6 +284,39 @@ test.describe('signed-in tabs', () => {
     expect(errors).toEqual([]);
   });
 
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 800 },
+  ]) {
+    test(`keep the footer just below the fold while a tab loads and once it is shown (${viewport.width} px)`, async ({
+      page,
+      createAccount,
+      signIn,
+    }) => {
+      await page.setViewportSize(viewport);
+      await signIn(page, await createAccount());
+      const releaseApp = await holdApp(page);
+      // Where the footer starts (its border), from the top of the page, less its own top margin: the
+      // first screen ends there exactly. So the footer is never in view at load and a tab that grows
+      // moves nothing the visitor sees; and a short tab leaves no blank screen to scroll through.
+      const footerTop = async () =>
+        page
+          .getByRole('contentinfo')
+          .evaluate(
+            (footer) =>
+              footer.getBoundingClientRect().top + window.scrollY - parseFloat(getComputedStyle(footer).marginTop),
+          );
+      await page.goto('/settings/danger-zone');
+      await expect(page.getByRole('heading', { name: 'Delete Account' })).toBeVisible();
+      expect(await footerTop()).toBeGreaterThanOrEqual(viewport.height);
+      expect(await footerTop()).toBeLessThan(viewport.height + 1);
+      releaseApp();
+      await expect(page.getByRole('button', { name: 'Delete' })).toBeEnabled();
+      expect(await footerTop()).toBeGreaterThanOrEqual(viewport.height);
+      expect(await footerTop()).toBeLessThan(viewport.height + 1);
+    });
+  }
+
   test('on a narrow screen the frame shows the current tab in its strip before the app, and after', async ({
     page,
     createAccount,

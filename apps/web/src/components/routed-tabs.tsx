@@ -4,6 +4,7 @@ import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 import { useAreaFrame } from '../lib/area-frame.js';
+import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
 import { TabStrip } from './tab-strip.js';
 
 export interface RoutedTab {
@@ -74,12 +75,12 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
           }))}
         />
       </Box>
-      {/* At least a screen tall: the footer stays below the fold while a tab loads and grows, rather than jumping down. */}
+      {/* Marked so the layout keeps the footer below the fold while a tab loads and grows. */}
       <Box
         role="tabpanel"
         id={`${idPrefix}-panel`}
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
-        sx={{ minHeight: '100vh' }}
+        {...{ [FOOTER_BELOW_FOLD]: '' }}
       >
         {frame && !entries.find((tab) => tab.segment === current)?.inFrame ? (
           <TabLoading />

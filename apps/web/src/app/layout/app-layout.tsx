@@ -2,6 +2,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import type { CSSObject } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -9,6 +10,7 @@ import { PageMounted } from '../../lib/page-mounted.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 import { usePageMeta } from '../../lib/use-page-meta.js';
 import { Logo } from '../../components/logo.js';
+import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
 import { isLoggedIn } from '../../lib/session.js';
 import { LazyNavDrawer, LazyTenantSwitcher, loadNavDrawer } from './lazy-overlays.js';
@@ -25,6 +27,21 @@ function ScrollToTop() {
     window.scrollTo(0, 0);
   }, [pathname]);
   return null;
+}
+
+const TOP_BAR_BORDER_PX = 1;
+
+/**
+ * The toolbar mixin's heights (one per breakpoint and orientation) turned into the screen's height
+ * less the top bar: `minHeight: 56` becomes `minHeight: calc(100vh - 57px)`, and so on.
+ */
+function screenBelow(toolbar: CSSObject, borderPx: number): CSSObject {
+  return Object.fromEntries(
+    Object.entries(toolbar).map(([key, value]) => {
+      if (key === 'minHeight') return [key, `calc(100vh - ${Number(value) + borderPx}px)`];
+      return [key, value !== null && typeof value === 'object' ? screenBelow(value as CSSObject, borderPx) : value];
+    }),
+  );
 }
 
 /** The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. */
@@ -60,7 +77,12 @@ export function AppLayout() {
         position="sticky"
         color="inherit"
         elevation={0}
-        sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', color: 'text.primary' }}
+        sx={{
+          borderBottom: TOP_BAR_BORDER_PX,
+          borderColor: 'divider',
+          bgcolor: 'background.paper',
+          color: 'text.primary',
+        }}
       >
         <Toolbar component="nav" aria-label="Main">
           <IconButton
@@ -105,7 +127,18 @@ export function AppLayout() {
           <LazyNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
         </Suspense>
       ) : null}
-      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
+      <Box
+        component="main"
+        id="main"
+        tabIndex={-1}
+        sx={(theme) => ({
+          flexGrow: 1,
+          outline: 'none',
+          // A tab panel that loads and grows: the footer waits just below the fold rather than at the
+          // screen's foot, so the growing moves nothing in view (no layout shift).
+          [`&:has([${FOOTER_BELOW_FOLD}])`]: screenBelow(theme.mixins.toolbar, TOP_BAR_BORDER_PX),
+        })}
+      >
         <Suspense fallback={null}>
           <Outlet />
           <PageMounted />
