@@ -27,7 +27,7 @@ function pathTo(pending: Visit[], at: number): (string | number)[] {
 function findNul(value: unknown): (string | number)[] | undefined {
   // Bytes kept as received (the payment provider's webhook) are not text, and walking a Buffer
   // would visit every byte as a key of its own: a megabyte body, a million visits.
-  if (ArrayBuffer.isView(value) || flatAndClean(value)) return undefined;
+  if (ArrayBuffer.isView(value)) return undefined;
   const pending: Visit[] = [{ value, parent: -1, key: '' }];
   for (let next = 0; next < pending.length; next += 1) {
     const current = pending[next]!.value;
@@ -46,28 +46,6 @@ function findNul(value: unknown): (string | number)[] | undefined {
   }
   return undefined;
 }
-
-/**
- * True when `value` is a string, or an object or array of primitives, without a NUL: most bodies,
- * queries and paths (a login form, a page's query). Answers them without the walk's queue; anything
- * nested, or holding a NUL, is left to `findNul`'s walk, which says where.
- */
-function flatAndClean(value: unknown): boolean {
-  if (typeof value === 'string') return !value.includes(NUL);
-  if (value === null || typeof value !== 'object') return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!cleanPrimitive(item)) return false;
-    return true;
-  }
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    if (key.includes(NUL) || !cleanPrimitive((value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
-const cleanPrimitive = (value: unknown) =>
-  typeof value === 'string' ? !value.includes(NUL) : value === null || typeof value !== 'object';
 
 /**
  * PostgreSQL text cannot hold U+0000: a string carrying one would fail deep in a query. Refuse it
