@@ -47,6 +47,9 @@ for (const scheme of ['light', 'dark'] as const) {
           await page.goto(path);
           await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
           await expect(ready).toBeVisible();
+          // And enabled: the danger zone's button is in the prerendered frame, disabled until the app has
+          // hydrated it; axe must not run while the app turns it on (its colour changing mid-check).
+          await expect(ready).toBeEnabled();
           await expectNoSeriousA11yViolations(page, `${path} (${scheme}, ${width} px)`);
           await expectNoSidewaysScroll(page, path);
         }
