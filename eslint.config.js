@@ -81,7 +81,15 @@ export default tseslint.config(
   // browser bundle, is an error at lint time rather than at run time.
   { files: ['apps/web/src/**', 'apps/web/public/**'], languageOptions: { globals: globals.browser } },
   {
-    files: ['apps/server/**', 'packages/**', 'bench/**', 'apps/web/scripts/**', '*.{js,mjs,ts}', '**/*.config.{js,ts}'],
+    files: [
+      'apps/server/**',
+      'packages/**',
+      'bench/**',
+      'apps/web/scripts/**',
+      'scripts/**',
+      '*.{js,mjs,ts}',
+      '**/*.config.{js,ts}',
+    ],
     languageOptions: { globals: globals.node },
   },
   // End-to-end specs run in Node and hand functions to the page.

@@ -20,9 +20,9 @@ fi
 
 # The web app is built too unless WEB_DIST_DIR points at one already built.
 if [ -n "${WEB_DIST_DIR:-}" ]; then
-  node apps/server/scripts/build-if-stale.mjs
+  node scripts/build.mjs server
 else
-  node apps/server/scripts/build-if-stale.mjs --web
+  node scripts/build.mjs
 fi
 
 # exec: the fleet gets the signals itself and stops its children in order.

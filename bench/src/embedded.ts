@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,9 +13,6 @@ import { median } from './stats.js';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SERVER = path.join(ROOT, 'apps/server');
-const BUILT = path.join(SERVER, 'dist/server.js');
-const TEMPLATE = path.join(SERVER, 'dist/db/pglite-template/PG_VERSION');
 
 export interface StartRun {
   folder: 'new' | 'existing';
@@ -29,35 +26,20 @@ export interface StartRun {
 export interface EmbeddedRuns {
   idleSeconds: number;
   runs: StartRun[];
-  /** Whether the bench built the server first (its sources were newer than dist/). */
+  /** Whether the bench built the server first (no build of its sources existed). */
   built: boolean;
   newReadyMs: number;
   existingReadyMs: number;
   idleRssBytes: number;
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds contract and server when dist/ is missing or older than their sources (not timed). */
+/** Builds contract and server unless built from these sources already (scripts/build.mjs; not timed). */
 function ensureBuilt(): boolean {
-  const sources = Math.max(
-    newestMtime(path.join(SERVER, 'src')),
-    newestMtime(path.join(ROOT, 'packages/contract/src')),
-  );
-  if (existsSync(BUILT) && existsSync(TEMPLATE) && statSync(BUILT).mtimeMs >= sources) return false;
-  for (const workspace of ['packages/contract', 'apps/server']) {
-    const result = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: ROOT, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`npm run build -w ${workspace} failed`);
-  }
-  return true;
+  const result = spawnSync('node', ['scripts/build.mjs', 'server'], { cwd: ROOT, encoding: 'utf8' });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  if (result.status !== 0) throw new Error('node scripts/build.mjs server failed');
+  return result.stdout.includes('building ');
 }
 
 function freePort(): Promise<number> {

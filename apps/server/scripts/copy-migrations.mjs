@@ -1,6 +1,11 @@
-// tsc does not copy non-TS files: the compiled server reads its SQL migrations from dist/.
+// tsc does not copy non-TS files: the compiled server reads its SQL migrations from beside its code.
+// Run by `npm run compile` (scripts/build.mjs), which names the output folder in BUILD_OUT_DIR.
 import { cpSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-cpSync(new URL('../src/db/migrations', import.meta.url), new URL('../dist/db/migrations', import.meta.url), {
+const outDir = process.env.BUILD_OUT_DIR;
+if (!outDir) throw new Error('copy-migrations: BUILD_OUT_DIR is not set (build with `npm run build`)');
+cpSync(fileURLToPath(new URL('../src/db/migrations', import.meta.url)), path.join(outDir, 'db/migrations'), {
   recursive: true,
 });

@@ -4,7 +4,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPglite, pgliteTemplateDir } from '../dist/db/client.js';
+import { pathToFileURL } from 'node:url';
+
+const outDir = process.env.BUILD_OUT_DIR;
+if (!outDir) throw new Error('pglite-template: BUILD_OUT_DIR is not set (build with `npm run build`)');
+const { openPglite, pgliteTemplateDir } = await import(pathToFileURL(path.join(outDir, 'db/client.js')).href);
 
 // Without a template in place, openPglite creates the cluster with initdb.
 rmSync(pgliteTemplateDir, { recursive: true, force: true });

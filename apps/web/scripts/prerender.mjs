@@ -7,12 +7,14 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
-const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const distDir = path.join(webDir, 'dist');
-const ssrEntry = path.join(webDir, 'node_modules/.cache/prerender/entry-server.js');
+// `npm run compile` (scripts/build.mjs) builds into BUILD_OUT_DIR, and the server bundle beside it.
+const distDir = process.env.BUILD_OUT_DIR;
+if (!distDir) throw new Error('prerender: BUILD_OUT_DIR is not set (build with `npm run build`)');
+const ssrDir = `${distDir}.ssr`;
+const ssrEntry = path.join(ssrDir, 'entry-server.js');
 const siteUrl = (process.env.FRONTEND_HOST ?? 'http://localhost:8000').replace(/\/+$/, '');
 
 /** The source module of each prerendered page, to find its chunk in Vite's manifest. */
@@ -178,6 +180,7 @@ await writeFile(path.join(distDir, 'robots.txt'), robots);
 
 // The manifest was only for this step; it need not be served.
 await rm(path.join(distDir, '.vite'), { recursive: true, force: true });
+await rm(ssrDir, { recursive: true, force: true });
 // Compressed copies beside the scripts and other text assets: the server sends them to browsers
 // that accept them (@fastify/static preCompressed), so nothing is compressed per request. Pages are
 // directory indexes, which that lookup covers.

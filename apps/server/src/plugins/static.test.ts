@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -120,5 +120,41 @@ describe('static web app', () => {
       const response = await ctx.app.inject({ url, headers: html });
       expect(response.headers['content-security-policy'], url).toContain(`script-src 'self' '${prePaintHash}'`);
     }
+  });
+});
+
+describe('static web app behind the build link (scripts/build.mjs)', () => {
+  let ctx: TestContext;
+  let workspace: string;
+  beforeAll(async () => {
+    workspace = mkdtempSync(path.join(tmpdir(), 'web-builds-'));
+    for (const [build, body] of [
+      ['.dist-first', 'first build'],
+      ['.dist-second', 'second build'],
+    ] as const) {
+      mkdirSync(path.join(workspace, build, 'assets'), { recursive: true });
+      writeFileSync(path.join(workspace, build, 'index.html'), `<html>${body}</html>`);
+      writeFileSync(path.join(workspace, build, 'assets', `${build.slice(6)}.js`), body);
+    }
+    symlinkSync('.dist-first', path.join(workspace, 'dist'));
+    ctx = await createTestContext({ config: { webDistDir: path.join(workspace, 'dist') } });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('keeps serving the build it started with when a new build takes the link', async () => {
+    const staged = path.join(workspace, 'dist-next');
+    symlinkSync('.dist-second', staged);
+    renameSync(staged, path.join(workspace, 'dist'));
+
+    const shell = await ctx.app.inject({ url: '/settings', headers: html });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.body).toBe('<html>first build</html>');
+    const asset = await ctx.app.inject('/assets/first.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('first build');
+    expect((await ctx.app.inject('/assets/second.js')).statusCode).toBe(404);
   });
 });

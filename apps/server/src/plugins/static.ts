@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isWebAppPath } from '@dataplatform/contract';
 import fastifyStatic from '@fastify/static';
@@ -28,8 +28,10 @@ export function readInlineScriptHashes(root: string): string[] {
  */
 export const staticPlugin = fp<{ root: string }>(
   async (app: FastifyInstance, options) => {
-    const root = path.resolve(options.root);
-    const hasWebApp = existsSync(path.join(root, 'index.html'));
+    // `dist` is a link to the build it was when the server started (scripts/build.mjs): resolved
+    // now, so a later build never changes the files under a running server.
+    const hasWebApp = existsSync(path.join(options.root, 'index.html'));
+    const root = hasWebApp ? realpathSync(options.root) : path.resolve(options.root);
     if (hasWebApp) {
       await app.register(fastifyStatic, {
         root,
