@@ -209,6 +209,10 @@ export interface Config {
     giveUpAfterMs: number;
     /** Optional cap on attempts as well (tests use it); unset in production. */
     maxAttempts?: number;
+    /** While mail waits for a retry, how often the mail server is checked (nodemailer's verify). */
+    probeIntervalMs: number;
+    /** When the server answers again, how many waiting mails a second become due. */
+    releasePerSecond: number;
   };
   /** Who gets a mail for each contact form message (FIRST_SUPERUSER unless set). */
   contactNotifyEmail: string;
@@ -413,6 +417,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: 5000,
       retryCeilingMs: 15 * MINUTE,
       giveUpAfterMs: env.MAIL_RETRY_HOURS * 3_600_000,
+      probeIntervalMs: 30_000,
+      releasePerSecond: 10,
     },
     contactNotifyEmail: (env.CONTACT_NOTIFY_EMAIL ?? env.FIRST_SUPERUSER).toLowerCase(),
     tenantDatabases: {

@@ -119,6 +119,7 @@ describe('graceful shutdown', () => {
             if (sent.length === 0) await first.pass();
             sent.push(mail.subject);
           },
+          verify: async () => undefined,
           close: () => undefined,
         };
         const worker = createOutboxWorker({

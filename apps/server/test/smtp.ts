@@ -9,8 +9,9 @@ export interface ReceivedMail {
 }
 
 /**
- * A real SMTP server on loopback. `accepting = false` makes it answer 451 to every message, the
- * way a server that is down for maintenance does, so tests can watch the outbox retry.
+ * A real SMTP server on loopback. `accepting = false` makes it answer 421 to every connection, the
+ * way a server that is down for maintenance does (and 451 to a message of a connection opened
+ * before), so tests can watch the outbox retry.
  */
 export async function startSmtpServer(options: { acceptDelayMs?: number } = {}) {
   const received: ReceivedMail[] = [];
@@ -21,6 +22,11 @@ export async function startSmtpServer(options: { acceptDelayMs?: number } = {}) 
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      if (state.accepting) return callback();
+      state.rejected += 1;
+      callback(Object.assign(new Error('Service temporarily unavailable, try again later'), { responseCode: 421 }));
+    },
     onData(stream, _session, callback) {
       if (!state.accepting) {
         stream.resume();

@@ -57,6 +57,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
           retryBaseMs: 3_600_000,
           retryCeilingMs: 3_600_000,
           giveUpAfterMs: 365 * DAY,
+          probeIntervalMs: 3_600_000,
+          releasePerSecond: 10,
         },
       },
     });

@@ -19,6 +19,11 @@ export const outbox = pgTable(
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    /**
+     * Set while an instance is sending the row (its lease): a backlog released when the mail server
+     * returns must not hand a row in flight to a second sender.
+     */
+    claimedUntil: timestamptz('claimed_until'),
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamptz('sent_at'),

@@ -6,6 +6,8 @@ import type { OutgoingMail } from './outbox.repository.js';
 /** Where mail finally goes: an SMTP server, or the log when none is configured. */
 export interface MailTransport {
   send(mail: OutgoingMail): Promise<void>;
+  /** Resolves when the server answers (connection and greeting, no mail sent); rejects otherwise. */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -40,6 +42,10 @@ export function createSmtpTransport(config: Config, smtp: NonNullable<Config['sm
         html: mail.html,
       });
     },
+    async verify() {
+      const connected = await connect();
+      await connected.verify();
+    },
     close: () => void transporter?.then((connected) => connected.close()),
   };
 }
@@ -53,6 +59,7 @@ export function createLogTransport(log: FastifyBaseLogger): MailTransport {
     async send(mail) {
       log.info({ mail: { to: mail.to, subject: mail.subject } }, `e-mail (no SMTP_HOST set):\n${mail.text}`);
     },
+    verify: async () => undefined,
     close: () => undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { outbox } from '../../db/schema/index.js';
 
@@ -35,23 +35,26 @@ export async function claimDueMails(db: DbOrTx, now: Date, leaseUntil: Date, lim
     .select({ id: outbox.id })
     .from(outbox)
     .where(and(eq(outbox.status, 'pending'), or(eq(outbox.attempts, 0), lte(outbox.nextAttemptAt, now))))
-    .orderBy(asc(outbox.id))
+    .orderBy(asc(outbox.nextAttemptAt), asc(outbox.id))
     .limit(limit)
     .for('update', { skipLocked: true });
   return db
     .update(outbox)
-    .set({ nextAttemptAt: leaseUntil, attempts: sql`${outbox.attempts} + 1` })
+    .set({ nextAttemptAt: leaseUntil, claimedUntil: leaseUntil, attempts: sql`${outbox.attempts} + 1` })
     .where(inArray(outbox.id, due))
     .returning();
 }
 
 export async function markSent(db: DbOrTx, id: number, now: Date): Promise<void> {
-  await db.update(outbox).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outbox.id, id));
+  await db
+    .update(outbox)
+    .set({ status: 'sent', sentAt: now, lastError: null, claimedUntil: null })
+    .where(eq(outbox.id, id));
 }
 
 /** A mail whose content expired before it could be sent: kept for the record, never sent. */
 export async function markExpired(db: DbOrTx, id: number): Promise<void> {
-  await db.update(outbox).set({ status: 'expired' }).where(eq(outbox.id, id));
+  await db.update(outbox).set({ status: 'expired', claimedUntil: null }).where(eq(outbox.id, id));
 }
 
 export interface OutboxBacklog {
@@ -84,8 +87,48 @@ export async function markFailedAttempt(db: DbOrTx, id: number, error: string, r
     .update(outbox)
     .set(
       retryAt === null
-        ? { status: 'failed', lastError: error }
-        : { status: 'pending', lastError: error, nextAttemptAt: retryAt },
+        ? { status: 'failed', lastError: error, claimedUntil: null }
+        : { status: 'pending', lastError: error, nextAttemptAt: retryAt, claimedUntil: null },
     )
     .where(eq(outbox.id, id));
+}
+
+/** Pending mail that failed and waits for its next attempt (not mail being sent right now). */
+const waitingAfterFailure = (now: Date) =>
+  and(
+    eq(outbox.status, 'pending'),
+    gt(outbox.attempts, 0),
+    gt(outbox.nextAttemptAt, now),
+    or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, now)),
+  );
+
+/** Whether any mail waits for a retry: only then is the mail server worth checking. */
+export async function hasMailWaitingForRetry(db: DbOrTx, now: Date): Promise<boolean> {
+  const rows = await db.select({ id: outbox.id }).from(outbox).where(waitingAfterFailure(now)).limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * The mail server answers again: every mail waiting for a retry becomes due now instead of at the
+ * end of its backoff, `perSecond` at a time so a large backlog does not flood the server. Mail with
+ * a deadline (recovery and verification links) goes first, then the oldest. The new times are in
+ * the table, so every instance's worker sends the released mail, not only the one that noticed.
+ * Returns how many mails were released.
+ */
+export async function releaseMailWaitingForRetry(db: DbOrTx, now: Date, perSecond: number): Promise<number> {
+  const order = sql`row_number() over (order by ${outbox.expiresAt} is null, ${outbox.createdAt}, ${outbox.id}) - 1`;
+  const queue = db
+    .select({ id: outbox.id, position: order.as('position') })
+    .from(outbox)
+    .where(waitingAfterFailure(now))
+    .as('queue');
+  const released = await db
+    .update(outbox)
+    .set({
+      nextAttemptAt: sql`${now.toISOString()}::timestamptz + ${queue.position} * (interval '1 second' / ${perSecond})`,
+    })
+    .from(queue)
+    .where(eq(outbox.id, queue.id))
+    .returning({ id: outbox.id });
+  return released.length;
 }

@@ -12,11 +12,12 @@ import { isRecoveryMailTo, resetTokenFrom } from '../../../test/mail.js';
 import { waitUntil } from '../../../test/wait.js';
 import { buildApp } from '../../app.js';
 import { outbox, passwordRecoveryRequests, passwordResetTokens, users } from '../../db/schema/index.js';
-import { enqueueMail } from './outbox.repository.js';
+import { claimDueMails, enqueueMail, releaseMailWaitingForRetry } from './outbox.repository.js';
 
 const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 1000;
 const HOUR = 3_600_000;
+const PROBE_INTERVAL_MS = 30_000;
 
 describe('outbox', () => {
   let ctx: TestContext;
@@ -29,6 +30,8 @@ describe('outbox', () => {
           retryBaseMs: RETRY_BASE_MS,
           retryCeilingMs: 15 * 60_000,
           giveUpAfterMs: 72 * HOUR,
+          probeIntervalMs: PROBE_INTERVAL_MS,
+          releasePerSecond: 10,
         },
       },
     });
@@ -254,6 +257,69 @@ describe('outbox', () => {
       }
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('outbox after a mail-server outage', () => {
+  it('releases the mail waiting for a retry, links first, ten a second, and never a mail being sent (REL-MAIL-2)', async () => {
+    const database = await openTestDatabase();
+    try {
+      const { db } = database;
+      const now = new Date('2026-11-26T12:00:00Z');
+      for (let index = 0; index < 24; index += 1) {
+        await enqueueMail(db, { to: `waiting-${index}@example.com`, subject: 'Waiting', text: 'x' });
+      }
+      await enqueueMail(db, {
+        to: 'link@example.com',
+        subject: 'Recovery',
+        text: 'link',
+        expiresAt: new Date(now.getTime() + HOUR),
+      });
+      // As a long outage leaves them: tried and failed, the next attempt a quarter of an hour away.
+      const later = new Date(now.getTime() + 15 * 60_000);
+      await db.update(outbox).set({ attempts: 6, lastError: '421 unavailable', nextAttemptAt: later });
+      // One of them is being sent by another instance right now (its lease runs).
+      const [inFlight] = await db.select().from(outbox).where(eq(outbox.recipient, 'waiting-23@example.com'));
+      await db
+        .update(outbox)
+        .set({ claimedUntil: new Date(now.getTime() + 60_000), nextAttemptAt: new Date(now.getTime() + 60_000) })
+        .where(eq(outbox.id, inFlight!.id));
+
+      expect(await releaseMailWaitingForRetry(db, now, 10)).toBe(24);
+
+      const rows = await db.select().from(outbox).orderBy(outbox.nextAttemptAt, outbox.id);
+      const released = rows.filter((row) => row.id !== inFlight!.id);
+      expect(released[0]!.recipient).toBe('link@example.com');
+      expect(released[0]!.nextAttemptAt.getTime()).toBe(now.getTime());
+      const gaps = released
+        .slice(1)
+        .map((row, index) => row.nextAttemptAt.getTime() - released[index]!.nextAttemptAt.getTime());
+      expect(gaps.every((gap) => gap === 100)).toBe(true);
+      expect(released.at(-1)!.nextAttemptAt.getTime()).toBe(now.getTime() + 2300);
+      expect(rows.find((row) => row.id === inFlight!.id)!.nextAttemptAt.getTime()).toBe(now.getTime() + 60_000);
+
+      // At the return a worker claims only what is due: the link first, the rest as their turn comes.
+      const first = await claimDueMails(db, now, new Date(now.getTime() + 60_000), 20);
+      expect(first.map((row) => row.recipient)).toEqual(['link@example.com']);
+      const second = await claimDueMails(db, new Date(now.getTime() + 1000), new Date(now.getTime() + 61_000), 20);
+      expect(second).toHaveLength(10);
+      // Released again (another instance noticed too): what is being sent keeps its lease.
+      expect(await releaseMailWaitingForRetry(db, new Date(now.getTime() + 1000), 10)).toBe(13);
+      const claimed = await db
+        .select()
+        .from(outbox)
+        .where(
+          inArray(
+            outbox.id,
+            [...first, ...second].map((row) => row.id),
+          ),
+        );
+      expect(
+        claimed.every((row) => row.claimedUntil !== null && row.nextAttemptAt.getTime() >= now.getTime() + 60_000),
+      ).toBe(true);
+    } finally {
+      await database.drop();
     }
   });
 });

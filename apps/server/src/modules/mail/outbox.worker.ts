@@ -6,15 +6,36 @@ import { describeError } from '../../lib/errors.js';
 import { createOutageTracker } from '../../lib/outage.js';
 import { nextAttemptAt } from '../../lib/retry.js';
 import type { MailTransport } from './mail.transport.js';
-import { claimDueMails, markExpired, markFailedAttempt, markSent, outboxBacklog } from './outbox.repository.js';
+import {
+  claimDueMails,
+  hasMailWaitingForRetry,
+  markExpired,
+  markFailedAttempt,
+  markSent,
+  outboxBacklog,
+  releaseMailWaitingForRetry,
+} from './outbox.repository.js';
 
 const BATCH_SIZE = 20;
+/** nodemailer's codes for a server that cannot be reached or talked to (not a refused message). */
+const UNAVAILABLE_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'EPROTOCOL']);
+
+/** A server down or not answering, as opposed to one that refused this one message (a bad address). */
+function isMailServerUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  // 421: "service not available, closing transmission channel", what a server in maintenance says.
+  return responseCode === 421 || (typeof code === 'string' && UNAVAILABLE_CODES.has(code));
+}
 /** A claimed row is not retried by another instance before this, even if its sender died. */
 const LEASE_MS = 60_000;
 
 /**
  * Drains the outbox: polls on an interval and whenever `wake()` says new mail was committed. Failed
- * sends are retried with exponential backoff; after the last attempt the row is marked failed.
+ * sends are retried with exponential backoff; after the last attempt the row is marked failed. While
+ * mail waits for a retry, the mail server is checked at most every `probeIntervalMs`; when it answers
+ * again (that check, or any send going through) the waiting mail is released at once instead of at
+ * the end of its backoff (decision 042).
  */
 export function createOutboxWorker(deps: {
   db: Database;
@@ -36,6 +57,41 @@ export function createOutboxWorker(deps: {
   /** Set by stop(): the batch in progress finishes, no further batch or pass starts. */
   let stopping = false;
   const outage = createOutageTracker(log, 'outbox worker');
+  /** What this instance last saw of the mail server: a failed send makes it `down`. */
+  let mailServer: 'up' | 'down' = 'up';
+  let lastProbeAt = Number.NEGATIVE_INFINITY;
+
+  function mailServerFailed(error: string) {
+    if (mailServer === 'down') return;
+    mailServer = 'down';
+    log.warn({ err: error }, 'mail server unreachable; waiting mail is released as soon as it answers again');
+  }
+
+  /** The server answered: waiting mail becomes due now, for every instance (it is in the table). */
+  async function mailServerAnswered(how: 'send' | 'check') {
+    const released = await releaseMailWaitingForRetry(db, clock.now(), config.releasePerSecond);
+    const wasDown = mailServer === 'down';
+    mailServer = 'up';
+    if (wasDown || released > 0) log.info({ released, noticedBy: how }, 'mail server reachable again');
+  }
+
+  /**
+   * A cheap check of the connection (no mail sent), at most every `probeIntervalMs` and only while
+   * mail waits for a retry: that is what bounds the polling of a server that stays down.
+   */
+  async function probeIfMailWaits() {
+    const now = clock.now().getTime();
+    if (now - lastProbeAt < config.probeIntervalMs) return;
+    if (!(await hasMailWaitingForRetry(db, clock.now()))) return;
+    lastProbeAt = now;
+    try {
+      await transport.verify();
+    } catch (error) {
+      mailServerFailed(describeError(error));
+      return;
+    }
+    await mailServerAnswered('check');
+  }
 
   async function deliverBatch(): Promise<number> {
     const now = clock.now();
@@ -56,6 +112,7 @@ export function createOutboxWorker(deps: {
         });
       } catch (error) {
         const message = describeError(error);
+        if (isMailServerUnavailable(error)) mailServerFailed(message);
         const retryAt = nextAttemptAt(config, row.attempts, clock.now(), row.createdAt);
         const finalAttempt = retryAt === null;
         await markFailedAttempt(db, row.id, message.slice(0, 1000), retryAt);
@@ -71,6 +128,7 @@ export function createOutboxWorker(deps: {
       }
       await markSent(db, row.id, clock.now());
       log.info({ outboxId: row.id, attempts: row.attempts }, 'mail sent');
+      if (mailServer === 'down') await mailServerAnswered('send');
     }
     return claimed.length;
   }
@@ -99,6 +157,7 @@ export function createOutboxWorker(deps: {
         do {
           again = false;
           await composeQueuedMailSafely();
+          await probeIfMailWaits();
           while (!stopping && (await deliverBatch()) === BATCH_SIZE) {
             /* keep going while batches come back full */
           }
