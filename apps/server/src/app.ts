@@ -30,7 +30,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { emailVerificationRoutes } from './modules/users/email-verification.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { drainingPlugin } from './plugins/draining.js';
-import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -97,6 +97,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     genReqId: requestIdGenerator(config.trustProxy),
     schemaController: { compilersFactory: zodCompilers },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // What Node's parser refuses (headers too large, a malformed request line, a request that did not
+    // arrive in time) gets the product's `{ detail, code }` too.
+    clientErrorHandler,
     // The router's own errors (a malformed URL) run no hook: they get the request id, their log line
     // and their count here.
     frameworkErrors: (error, request, reply) => {

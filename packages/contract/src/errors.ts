@@ -59,6 +59,8 @@ export const ERROR_STATUS = {
   email_taken: 409,
   /** A plan someone is still subscribed to cannot be deleted. */
   plan_in_use: 409,
+  /** The request did not arrive whole within the server's time limit. */
+  request_timeout: 408,
   precondition_failed: 412,
   body_too_large: 413,
   uri_too_long: 414,
@@ -68,6 +70,8 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   /** Too many attempts; the Retry-After header says when to try again. */
   rate_limited: 429,
+  /** The request's headers (cookies, a token, a padding) exceed what the server reads. */
+  headers_too_large: 431,
   internal_error: 500,
   /** The payment provider could not be reached or failed; nothing the caller can fix. */
   payment_provider_unavailable: 502,

@@ -1,4 +1,6 @@
 import { ERROR_STATUS, type ErrorCode, type ValidationErrorItem } from '@dataplatform/contract';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -127,4 +129,34 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   }
   request.log.error({ err: error }, 'router error');
   void sendError(reply, 'internal_error', 'Internal Server Error');
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request, in the product's shape. */
+function clientErrorAnswer(code: string | undefined): { status: number; code: ErrorCode; detail: string } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, code: 'request_timeout', detail: 'The request did not arrive in time' };
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, code: 'headers_too_large', detail: 'Request headers are too large' };
+  }
+  return { status: 400, code: 'bad_request', detail: 'Malformed request' };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request line or header Node cannot parse (too large, malformed,
+ * not arrived in time) is answered `{ detail, code }` like every other error, then the connection
+ * is closed, as Node does (the parser cannot find the next request on it).
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const answer = clientErrorAnswer(error.code);
+  this.log.debug({ err: error, status: answer.status }, 'client error before routing');
+  if (socket.writable) {
+    const body = JSON.stringify({ detail: answer.detail, code: answer.code });
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
