@@ -25,6 +25,7 @@ import { filesRoutes } from './modules/files/files.routes.js';
 import { createServices, type Services } from './modules/index.js';
 import type { MailTransport } from './modules/mail/mail.transport.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { emailVerificationRoutes } from './modules/users/email-verification.routes.js';
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(subscriptionsRoutes, { subscriptions: billing.subscriptions });
       await api.register(sandboxRoutes, { sandbox: billing.sandbox, customers: billing.customers });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
+      await api.register(studioSourcesRoutes, { engine: services.studioEngine });
     },
     { prefix: API_PREFIX },
   );

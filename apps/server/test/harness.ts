@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -114,6 +116,8 @@ export async function createTestContext(
     ...base,
     rateLimits: generousRateLimits,
     outbox: { ...base.outbox, pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
+    // A small demo data set, built once in a folder every test shares (the file name says its size).
+    studio: { ...base.studio, folder: path.join(tmpdir(), 'dataplatform-test-studio'), demoRows: 5_000 },
     ...options.config,
   };
   const app = await buildApp(config, {

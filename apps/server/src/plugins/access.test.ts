@@ -79,6 +79,10 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/subscriptions/transactions',
   'POST /api/v1/subscriptions/sandbox/payment-methods',
   'POST /api/v1/subscriptions/sandbox/payment-intents/{payment_intent_id}/confirm',
+  // Studio: the demo source is every signed-in user's; a tenant's sources need X-Tenant-ID naming
+  // a tenant the caller belongs to (the tenant-context plugin checks that).
+  'GET /api/v1/studio/sources',
+  'GET /api/v1/studio/sources/{source_id}/tables',
 ]);
 
 /**
