@@ -237,3 +237,21 @@ export const SandboxConfirmResultSchema = z.object({
   status: z.string(),
   error_message: z.string().nullable(),
 });
+
+/**
+ * The Luhn (mod 10) checksum every card number carries, on 12 to 19 digits: the one check of a
+ * number, made by the web form before it sends a card and by the sandbox provider when it gets one.
+ */
+export function passesLuhn(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}

@@ -45,21 +45,6 @@ export const TEST_CARDS: Readonly<Record<string, TestCardBehaviour>> = {
 export const NOT_A_TEST_CARD =
   'Your card was declined. Your request was in test mode, but used a non test card. Use a test card number instead.';
 
-/** The Luhn (mod 10) check every real card number passes. */
-export function passesLuhn(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
 /** Amex cards carry a four-digit security code, the others three. */
 export function expectedCvcLength(brand: string): number {
   return brand === 'amex' ? 4 : 3;

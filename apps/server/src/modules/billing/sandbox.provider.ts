@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { billingMessages, type SandboxCard, type SandboxPaymentMethod } from '@dataplatform/contract';
+import { billingMessages, passesLuhn, type SandboxCard, type SandboxPaymentMethod } from '@dataplatform/contract';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { fieldError, notFound } from '../../lib/errors.js';
@@ -17,7 +17,6 @@ import {
   DECLINE_ON_ATTACH,
   expectedCvcLength,
   NOT_A_TEST_CARD,
-  passesLuhn,
   TEST_CARDS,
   type SandboxOutcome,
 } from './sandbox-cards.js';

@@ -1,4 +1,4 @@
-import { billingMessages } from '@dataplatform/contract';
+import { billingMessages, passesLuhn } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -15,20 +15,6 @@ export function cardBrand(digits: string): string | undefined {
   if (/^3[47]/.test(digits)) return 'American Express';
   if (/^6(011|5)/.test(digits)) return 'Discover';
   return undefined;
-}
-
-/** The Luhn checksum every card number carries. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return digits.length >= 12 && sum % 10 === 0;
 }
 
 /** "4242424242424242" → "4242 4242 4242 4242" (American Express: 4-6-5). */
