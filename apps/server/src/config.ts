@@ -60,10 +60,6 @@ const EnvSchema = z.object({
     .default('dataplatform:'),
   DATA_DIR: optionalString,
   FILES_DIR: optionalString,
-  /** Rows of the Studio demo source's `rates` table, generated on first use. */
-  STUDIO_DEMO_ROWS: z.coerce.number().int().min(1000).max(100_000_000).default(2_000_000),
-  /** A Studio query running longer is stopped in the engine. */
-  STUDIO_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   SECRET_KEY: optionalString,
   FRONTEND_HOST: z.url().default('http://localhost:8000'),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
@@ -158,22 +154,6 @@ export interface Config {
   dataDir: string;
   /** Downloadable files (`GET /files/download/{filename}`); defaults to `dataDir/files`. */
   filesDir: string;
-  /** Studio's engine (modules/studio/engine). */
-  studio: {
-    /** Where the demo database is built (under DATA_DIR). */
-    folder: string;
-    /** Rows of the demo `rates` table (STUDIO_DEMO_ROWS). */
-    demoRows: number;
-    /** A query running longer is interrupted in the engine. */
-    queryTimeoutMs: number;
-    /** Rows a KPI or chart query may return. */
-    maxCappedRows: number;
-    /** Queries one tenant (or the no-tenant scope) may run at once; more get a 429. */
-    maxConcurrentPerTenant: number;
-    /** DuckDB's own limits. */
-    memoryLimit: string;
-    threads: number;
-  };
   secretKey: string;
   frontendHost: string;
   accessTokenExpireMinutes: number;
@@ -405,15 +385,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX },
     dataDir,
-    studio: {
-      folder: path.join(dataDir, 'studio'),
-      demoRows: env.STUDIO_DEMO_ROWS,
-      queryTimeoutMs: env.STUDIO_QUERY_TIMEOUT_SECONDS * 1000,
-      maxCappedRows: 10_000,
-      maxConcurrentPerTenant: 4,
-      memoryLimit: '1GB',
-      threads: 2,
-    },
     filesDir:
       env.FILES_DIR === undefined
         ? path.join(dataDir, 'files')

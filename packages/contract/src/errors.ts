@@ -68,16 +68,8 @@ export const ERROR_STATUS = {
   range_not_satisfiable: 416,
   /** One or more fields are invalid: `detail` is then a list of `{ loc, msg, type }`. */
   validation_failed: 422,
-  /** Studio refused a report's SQL before running it (not one read statement, a function not allowed, …). */
-  query_refused: 422,
-  /** A report's query ran past its time limit and was stopped in the engine. */
-  query_timeout: 422,
-  /** A chart or KPI query returned more rows than it may: aggregate it. */
-  result_too_large: 422,
   /** Too many attempts; the Retry-After header says when to try again. */
   rate_limited: 429,
-  /** Too many Studio queries of one tenant at once; Retry-After says when to try again. */
-  too_many_queries: 429,
   /** The request's headers (cookies, a token, a padding) exceed what the server reads. */
   headers_too_large: 431,
   internal_error: 500,
@@ -87,8 +79,6 @@ export const ERROR_STATUS = {
   sso_provider_unavailable: 502,
   /** A database (the platform's or a tenant's) is unreachable; Retry-After says when to retry. */
   service_unavailable: 503,
-  /** A Studio source (a tenant's database) cannot be reached now; Retry-After says when to try again. */
-  source_unavailable: 503,
   /**
    * Attempts cannot be counted because the shared rate-limit store (Redis) is unreachable, so an
    * action that is a target for abuse (sign-in, password recovery and reset, sign-up, the contact

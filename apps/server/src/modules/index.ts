@@ -27,7 +27,6 @@ import { createContactService } from './contact/contact.service.js';
 import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
-import { createStudioEngine } from './studio/engine/engine.js';
 import { createSsoService } from './sso/sso.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
@@ -187,7 +186,6 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
-  const studioEngine = createStudioEngine({ config: config.studio, log });
 
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
@@ -215,7 +213,6 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     contact,
     billing,
     outbox,
-    studioEngine,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {
@@ -235,7 +232,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     /** Stops the workers (waiting for their current batches) and closes the tenant pools. */
     async stop(): Promise<void> {
       await stopWorkers();
-      await Promise.all([tenantPools.closeAll(), studioEngine.close()]);
+      await tenantPools.closeAll();
     },
   };
 }
