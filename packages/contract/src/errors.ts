@@ -52,13 +52,24 @@ export const ERROR_STATUS = {
   two_factor_enrollment_required: 403,
   /** Subscribing or downloading before the account's e-mail address is verified (decision 029). */
   email_not_verified: 403,
+  /** Changing, deleting or restoring one of the built-in reports, which ship with the product. */
+  report_read_only: 403,
   not_found: 404,
+  /** No report with this id or slug is visible to the caller (another tenant's reports are not). */
+  report_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */
   email_taken: 409,
   /** A plan someone is still subscribed to cannot be deleted. */
   plan_in_use: 409,
+  /**
+   * A report saved from a version that is no longer the newest: someone saved since (`detail` says
+   * who and when); reload, then apply the change again.
+   */
+  report_conflict: 409,
+  /** A report's slug is taken in its tenant. */
+  report_slug_taken: 409,
   precondition_failed: 412,
   body_too_large: 413,
   uri_too_long: 414,

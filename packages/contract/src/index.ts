@@ -14,4 +14,5 @@ export * from './files.js';
 export * from './tenants.js';
 export * from './billing.js';
 export * from './sso.js';
+export * from './studio-reports.js';
 export * from './web-routes.js';
