@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { serviceUnavailable } from '../lib/errors.js';
 import { deriveKey } from '../lib/keys.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { RedisConnection } from '../lib/redis.js';
@@ -28,6 +29,7 @@ import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSsoService } from './sso/sso.service.js';
+import { createReportsService } from './studio/reports.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createUsersService } from './users/users.service.js';
@@ -186,6 +188,12 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
+  // The Studio engine comes with the branch studio-engine (built here as `studioEngine`); until it
+  // is merged, runs answer 503.
+  const studioEngine = {
+    run: () => Promise.reject(serviceUnavailable('The Studio engine is not available in this build')),
+  };
+  const reports = createReportsService({ db, clock, audit, engine: studioEngine });
 
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
@@ -213,6 +221,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     contact,
     billing,
     outbox,
+    reports,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {

@@ -79,6 +79,12 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/subscriptions/transactions',
   'POST /api/v1/subscriptions/sandbox/payment-methods',
   'POST /api/v1/subscriptions/sandbox/payment-intents/{payment_intent_id}/confirm',
+  // Studio reports: the built-ins for everyone, a tenant's own to its members (X-Tenant-ID, checked by
+  // the tenant-context plugin); another tenant's report is a 404 (STUDIO-REPORT-3).
+  'GET /api/v1/studio/reports',
+  'GET /api/v1/studio/reports/{report_id}',
+  'GET /api/v1/studio/reports/{report_id}/versions',
+  'POST /api/v1/studio/reports/{report_id}/run',
 ]);
 
 /**
