@@ -57,6 +57,10 @@ export const ERROR_STATUS = {
   not_found: 404,
   /** No report with this id or slug is visible to the caller (another tenant's reports are not). */
   report_not_found: 404,
+  /** A Studio source (or one of its tables) the caller's tenant does not have. */
+  source_not_found: 404,
+  /** A Studio extract that does not exist in the caller's tenant. */
+  extract_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */
@@ -77,8 +81,21 @@ export const ERROR_STATUS = {
   range_not_satisfiable: 416,
   /** One or more fields are invalid: `detail` is then a list of `{ loc, msg, type }`. */
   validation_failed: 422,
+  /**
+   * A Studio query the engine will not run: not exactly one read statement, a function or table a
+   * report may not use, a parameter without a value, a sort by a column the result lacks.
+   */
+  query_refused: 422,
+  /** A Studio query ran past its time limit and was stopped: the query, not the server, is slow. */
+  query_timeout: 422,
+  /** A chart, KPI or list of options would have more rows than the cap: aggregate first. */
+  result_too_large: 422,
+  /** An uploaded extract DuckDB cannot read as the CSV or Parquet file it claims to be. */
+  extract_invalid: 422,
   /** Too many attempts; the Retry-After header says when to try again. */
   rate_limited: 429,
+  /** The tenant already runs as many Studio queries as it may at once; Retry-After says when to retry. */
+  too_many_queries: 429,
   internal_error: 500,
   /** The payment provider could not be reached or failed; nothing the caller can fix. */
   payment_provider_unavailable: 502,
@@ -92,6 +109,8 @@ export const ERROR_STATUS = {
    * form) is refused rather than left unlimited (decision 020); Retry-After says when to retry.
    */
   rate_limit_unavailable: 503,
+  /** A Studio source cannot be reached now (a tenant database down); Retry-After says when to retry. */
+  source_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import { serviceUnavailable } from '../lib/errors.js';
 import { deriveKey } from '../lib/keys.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { RedisConnection } from '../lib/redis.js';
@@ -29,6 +28,7 @@ import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSsoService } from './sso/sso.service.js';
+import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
@@ -188,11 +188,8 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
-  // The Studio engine comes with the branch studio-engine (built here as `studioEngine`); until it
-  // is merged, runs answer 503.
-  const studioEngine = {
-    run: () => Promise.reject(serviceUnavailable('The Studio engine is not available in this build')),
-  };
+  // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
+  const studioEngine = createStudioEngine({ config, log });
   const reports = createReportsService({ db, clock, audit, engine: studioEngine });
 
   let workersStopped: Promise<void> | undefined;
@@ -221,6 +218,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     contact,
     billing,
     outbox,
+    studioEngine,
     reports,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
@@ -241,7 +239,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     /** Stops the workers (waiting for their current batches) and closes the tenant pools. */
     async stop(): Promise<void> {
       await stopWorkers();
-      await tenantPools.closeAll();
+      await Promise.all([tenantPools.closeAll(), studioEngine.close()]);
     },
   };
 }
