@@ -188,7 +188,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
-  const studioEngine = createStudioEngine({ config, log });
+  const studioEngine = createStudioEngine({ config, log, redis: deps.redis });
 
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
