@@ -26,6 +26,7 @@ import { createServices, type Services } from './modules/index.js';
 import type { MailTransport } from './modules/mail/mail.transport.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
+import { reportsRoutes } from './modules/studio/reports.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { emailVerificationRoutes } from './modules/users/email-verification.routes.js';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(tenantsRoutes, { tenants: services.tenants });
       await api.register(ssoRoutes, { sso: services.sso, config });
       await api.register(contactRoutes, { contact: services.contact, config });
+      await api.register(reportsRoutes, { reports: services.reports });
       const { billing } = services;
       await api.register(plansRoutes, { plans: billing.plans });
       await api.register(paymentMethodsRoutes, { paymentMethods: billing.paymentMethods });

@@ -124,6 +124,20 @@ const EnvSchema = z.object({
     .regex(/^[a-zA-Z]{3}$/, 'must be a three-letter ISO currency code')
     .transform((value) => value.toLowerCase())
     .default('usd'),
+  STUDIO_DEMO_ROWS: z.coerce.number().int().min(1_000).max(100_000_000).default(2_000_000),
+  STUDIO_QUERY_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(15),
+  STUDIO_MAX_QUERIES_PER_TENANT: z.coerce.number().int().min(1).max(1_000).default(4),
+  STUDIO_ROW_CAP: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
+  STUDIO_DUCKDB_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
+    .default('512MB'),
+  STUDIO_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  STUDIO_EXTRACT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 ** 3),
   RENEWAL_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   RENEWAL_RETRY_DELAYS_HOURS: z
     .string()
@@ -228,6 +242,8 @@ export interface Config {
     allowedHosts: string[] | null;
   };
   billing: BillingConfig;
+  /** Studio's query engine (issue 31, docs/decisions/044-studio-engine.md). */
+  studio: StudioConfig;
   rateLimits: {
     loginPerIp: RateLimitRule;
     /** Failed logins only (see modules/auth/login-throttle.ts). */
@@ -247,6 +263,24 @@ export interface Config {
     /** Asking for a new verification e-mail, per signed-in account. */
     verificationMailPerAccount: RateLimitRule;
   };
+}
+
+export interface StudioConfig {
+  /** Where the demo data set and each tenant's extracts live (`dataDir/studio`). */
+  dir: string;
+  /** Rows of the demo `rates` table (STUDIO_DEMO_ROWS). */
+  demoRows: number;
+  /** A query running longer is interrupted in the engine and answered `query_timeout`. */
+  queryTimeoutMs: number;
+  /** Queries one tenant may run at once; more are answered 429 `too_many_queries`. */
+  maxQueriesPerTenant: number;
+  /** Most rows a chart, KPI or option list may return (more: `result_too_large`). */
+  rowCap: number;
+  /** DuckDB's memory_limit and threads, per database. */
+  duckdbMemoryLimit: string;
+  duckdbThreads: number;
+  /** Largest extract upload (STUDIO_EXTRACT_MAX_BYTES). */
+  extractMaxBytes: number;
 }
 
 export interface RedisConfig {
@@ -429,6 +463,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: env.TENANT_DB_HOSTS && env.TENANT_DB_HOSTS.length > 0 ? env.TENANT_DB_HOSTS : null,
     },
     rateLimits: defaultRateLimits,
+    studio: {
+      dir: path.join(dataDir, 'studio'),
+      demoRows: env.STUDIO_DEMO_ROWS,
+      queryTimeoutMs: Math.round(env.STUDIO_QUERY_TIMEOUT_SECONDS * 1000),
+      maxQueriesPerTenant: env.STUDIO_MAX_QUERIES_PER_TENANT,
+      rowCap: env.STUDIO_ROW_CAP,
+      duckdbMemoryLimit: env.STUDIO_DUCKDB_MEMORY_LIMIT,
+      duckdbThreads: env.STUDIO_DUCKDB_THREADS,
+      extractMaxBytes: env.STUDIO_EXTRACT_MAX_BYTES,
+    },
     billing: {
       provider: env.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe',
       currency: env.BILLING_CURRENCY,

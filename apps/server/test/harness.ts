@@ -117,7 +117,7 @@ export async function createTestContext(
     rateLimits: generousRateLimits,
     outbox: { ...base.outbox, pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
     // A small demo data set, built once in a folder every test shares (the file name says its size).
-    studio: { ...base.studio, folder: path.join(tmpdir(), 'dataplatform-test-studio'), demoRows: 5_000 },
+    studio: { ...base.studio, dir: path.join(tmpdir(), 'dataplatform-test-studio'), demoRows: 5_000 },
     ...options.config,
   };
   const app = await buildApp(config, {

@@ -42,6 +42,11 @@ export const AUDIT_ACTIONS = {
   sessionsRevokeOthers: 'session.revoke_others',
   /** A superuser signed a user out everywhere. */
   sessionsRevokeAll: 'session.revoke_all',
+  reportCreate: 'report.create',
+  reportUpdate: 'report.update',
+  reportDelete: 'report.delete',
+  /** An earlier version of a report saved again as its newest. */
+  reportRestore: 'report.restore',
 } as const;
 
 export const AUDIT_TARGET_TYPES = {
@@ -53,4 +58,5 @@ export const AUDIT_TARGET_TYPES = {
   contactSubmission: 'contact_submission',
   ssoConnection: 'sso_connection',
   session: 'session',
+  report: 'report',
 } as const;

@@ -52,7 +52,15 @@ export const ERROR_STATUS = {
   two_factor_enrollment_required: 403,
   /** Subscribing or downloading before the account's e-mail address is verified (decision 029). */
   email_not_verified: 403,
+  /** Changing, deleting or restoring one of the built-in reports, which ship with the product. */
+  report_read_only: 403,
   not_found: 404,
+  /** No report with this id or slug is visible to the caller (another tenant's reports are not). */
+  report_not_found: 404,
+  /** A Studio source (or one of its tables) the caller's tenant does not have. */
+  source_not_found: 404,
+  /** A Studio extract that does not exist in the caller's tenant. */
+  extract_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */
@@ -61,6 +69,13 @@ export const ERROR_STATUS = {
   plan_in_use: 409,
   /** The request did not arrive whole within the server's time limit. */
   request_timeout: 408,
+  /**
+   * A report saved from a version that is no longer the newest: someone saved since (`detail` says
+   * who and when); reload, then apply the change again.
+   */
+  report_conflict: 409,
+  /** A report's slug is taken in its tenant. */
+  report_slug_taken: 409,
   precondition_failed: 412,
   body_too_large: 413,
   uri_too_long: 414,
@@ -68,10 +83,23 @@ export const ERROR_STATUS = {
   range_not_satisfiable: 416,
   /** One or more fields are invalid: `detail` is then a list of `{ loc, msg, type }`. */
   validation_failed: 422,
+  /**
+   * A Studio query the engine will not run: not exactly one read statement, a function or table a
+   * report may not use, a parameter without a value, a sort by a column the result lacks.
+   */
+  query_refused: 422,
+  /** A Studio query ran past its time limit and was stopped: the query, not the server, is slow. */
+  query_timeout: 422,
+  /** A chart, KPI or list of options would have more rows than the cap: aggregate first. */
+  result_too_large: 422,
+  /** An uploaded extract DuckDB cannot read as the CSV or Parquet file it claims to be. */
+  extract_invalid: 422,
   /** Too many attempts; the Retry-After header says when to try again. */
   rate_limited: 429,
   /** The request's headers (cookies, a token, a padding) exceed what the server reads. */
   headers_too_large: 431,
+  /** The tenant already runs as many Studio queries as it may at once; Retry-After says when to retry. */
+  too_many_queries: 429,
   internal_error: 500,
   /** The payment provider could not be reached or failed; nothing the caller can fix. */
   payment_provider_unavailable: 502,
@@ -85,6 +113,8 @@ export const ERROR_STATUS = {
    * form) is refused rather than left unlimited (decision 020); Retry-After says when to retry.
    */
   rate_limit_unavailable: 503,
+  /** A Studio source cannot be reached now (a tenant database down); Retry-After says when to retry. */
+  source_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,4 +15,5 @@ export * from './tenants.js';
 export * from './billing.js';
 export * from './sso.js';
 export * from './studio-sources.js';
+export * from './studio-reports.js';
 export * from './web-routes.js';

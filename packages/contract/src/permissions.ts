@@ -13,6 +13,7 @@ export const PERMISSIONS = {
   contactRead: 'contact:read',
   contactWrite: 'contact:write',
   auditRead: 'audit:read',
+  reportsWrite: 'reports:write',
 } as const;
 export type PermissionName = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
@@ -30,4 +31,5 @@ export const PERMISSION_DESCRIPTIONS: Record<PermissionName, string> = {
   'contact:read': 'Read contact form submissions',
   'contact:write': 'Change the status of contact form submissions',
   'audit:read': 'Read the audit log',
+  'reports:write': 'Create, change, delete and restore Studio reports of the tenants one belongs to',
 };

@@ -18,6 +18,11 @@ export const BODY_LIMITS = {
   idSet: 128 * KiB,
   /** A tenant's whole member list: up to 10 000 UUIDs of 36 characters. */
   tenantMembers: 512 * KiB,
+  /**
+   * A Studio report definition (save or preview): REPORT_DEFINITION_MAX characters of YAML, fully
+   * escaped, with a run's parameters beside it. A 10 MB definition is a 413 before it is read.
+   */
+  reportDefinition: 640 * KiB,
   /** A payment provider's event, whose size we do not control (Stripe's stay well under this). */
   webhook: 1024 * KiB,
 } as const;

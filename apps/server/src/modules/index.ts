@@ -28,6 +28,8 @@ import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSsoService } from './sso/sso.service.js';
+import { createStudioEngine } from './studio/engine/engine.js';
+import { createReportsService } from './studio/reports.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createUsersService } from './users/users.service.js';
@@ -186,6 +188,9 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
+  // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
+  const studioEngine = createStudioEngine({ config, log, redis: deps.redis });
+  const reports = createReportsService({ db, clock, audit, engine: studioEngine });
 
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
@@ -213,6 +218,8 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     contact,
     billing,
     outbox,
+    studioEngine,
+    reports,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {
@@ -232,7 +239,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     /** Stops the workers (waiting for their current batches) and closes the tenant pools. */
     async stop(): Promise<void> {
       await stopWorkers();
-      await tenantPools.closeAll();
+      await Promise.all([tenantPools.closeAll(), studioEngine.close()]);
     },
   };
 }

@@ -83,6 +83,12 @@ const SIGNED_IN_OPERATIONS = new Set([
   // a tenant the caller belongs to (the tenant-context plugin checks that).
   'GET /api/v1/studio/sources',
   'GET /api/v1/studio/sources/{source_id}/tables',
+  // Studio reports: the built-ins for everyone, a tenant's own to its members (X-Tenant-ID, checked by
+  // the tenant-context plugin); another tenant's report is a 404 (STUDIO-REPORT-3).
+  'GET /api/v1/studio/reports',
+  'GET /api/v1/studio/reports/{report_id}',
+  'GET /api/v1/studio/reports/{report_id}/versions',
+  'POST /api/v1/studio/reports/{report_id}/run',
 ]);
 
 /**

@@ -8,3 +8,4 @@ export * from './billing.js';
 export * from './row-counts.js';
 export * from './two-factor.js';
 export * from './sso.js';
+export * from './studio-reports.js';

@@ -1,0 +1,408 @@
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../../config.js';
+import { AppError, describeError } from '../../../lib/errors.js';
+import type { RedisConnection } from '../../../lib/redis.js';
+import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
+import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
+import { checkDuckdbTree } from './duckdb-guard.js';
+import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
+import { bindPlaceholders, quoteIdentifier, refused, valuesFor } from './sql-text.js';
+
+/** A tenant has one source of each kind; the id of a source is its kind. */
+export type SourceId = 'demo' | 'tenant' | 'extract';
+
+/** Whose data a call may see: `tenantId` null means no tenant was chosen (the demo source only). */
+export interface StudioScope {
+  tenantId: string | null;
+}
+
+export type ParamValue = string | number | boolean | null;
+
+export interface RunRequest {
+  scope: StudioScope;
+  source: SourceId;
+  /** One read statement; may hold `:name` placeholders, which are bound, never spliced. */
+  sql: string;
+  params: Record<string, ParamValue>;
+  /** page: a table (exact count, skip/limit/sort); capped: a KPI, chart or parameter options. */
+  shape: 'page' | 'capped';
+  skip?: number;
+  limit?: number;
+  sort?: { column: string; direction: 'asc' | 'desc' }[];
+  /** Names the result for the cache, e.g. `${reportId}:${version}:${blockId}`; omitted: no cache. */
+  cacheKey?: string;
+  /** 0 or omitted: no cache. */
+  cacheTtlSeconds?: number;
+  /** Aborted when the client goes away: the query stops unless others wait for the same result. */
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  columns: { name: string; type: string }[];
+  /** JSON-safe values: big integers as numbers when exact, else text; dates and times as ISO text. */
+  rows: unknown[][];
+  /** page: rows of the whole result; capped: rows returned. */
+  count: number;
+  cached: boolean;
+  elapsed_ms: number;
+}
+
+export interface SourceSummary {
+  id: SourceId;
+  kind: SourceId;
+  name: string;
+  description: string;
+}
+
+export interface TableSummary {
+  name: string;
+  columns: { name: string; type: string }[];
+}
+
+export interface StudioEngine {
+  listSources(scope: StudioScope): Promise<SourceSummary[]>;
+  listTables(scope: StudioScope, source: SourceId): Promise<TableSummary[]>;
+  /**
+   * Runs one block's SQL. Throws AppError `query_refused`, `query_timeout`, `result_too_large`,
+   * `source_unavailable`, `too_many_queries` or `source_not_found`.
+   */
+  run(request: RunRequest): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+export interface StudioEngineDeps {
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Shares cached results across a fleet when REDIS_URL is set. */
+  redis?: RedisConnection | undefined;
+}
+
+/** Most rows one table page may hold. */
+export const MAX_PAGE_ROWS = 1_000;
+
+const notFoundSource = (source: string) => new AppError('source_not_found', `There is no source ${source} here.`);
+const tooMany = () =>
+  new AppError('too_many_queries', 'Too many queries are running for this tenant; try again in a moment.', {
+    'Retry-After': '1',
+  });
+const timedOut = (seconds: number) =>
+  new AppError(
+    'query_timeout',
+    `The query ran longer than ${seconds} s and was stopped: filter or aggregate it so it reads less.`,
+  );
+
+/** What one execution needs: bound SQL, its values and the page or cap asked for. */
+interface Execution {
+  text: string;
+  values: ReturnType<typeof duckdbValues>;
+  shape: RunRequest['shape'];
+  skip: number;
+  limit: number;
+  sort: NonNullable<RunRequest['sort']>;
+}
+
+type Stored = Omit<RunResult, 'cached' | 'elapsed_ms'>;
+
+/** One run in flight shared by every identical request; it stops when all of them have gone. */
+interface Flight {
+  promise: Promise<Stored>;
+  waiters: number;
+  controller: AbortController;
+}
+
+/** The engine behind Studio's reports (issue 31, docs/decisions/044-studio-engine.md). */
+export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
+  const { config, log } = deps;
+  const settings = config.studio;
+  const cache: ResultCache = deps.redis ? createRedisCache(deps.redis) : createMemoryCache();
+  const flights = new Map<string, Flight>();
+  const running = new Map<string, number>();
+  let demo: Promise<DuckDBInstance> | undefined;
+  let closed = false;
+
+  function demoInstance(): Promise<DuckDBInstance> {
+    demo ??= (async () => {
+      const file = await ensureDemoDatabase(settings.dir, settings.demoRows);
+      return openHardened(file, {
+        readOnly: true,
+        memoryLimit: settings.duckdbMemoryLimit,
+        threads: settings.duckdbThreads,
+      });
+    })().catch((error: unknown) => {
+      demo = undefined;
+      log.error({ err: describeError(error) }, 'the Studio demo database could not be opened');
+      throw new AppError('source_unavailable', 'The demo source is not available now.', { 'Retry-After': '5' });
+    });
+    return demo;
+  }
+
+  /** Checks the SQL with DuckDB's own parser, then gives the bound text and values. */
+  async function prepareDuckdb(connection: DuckDBConnection, request: RunRequest, tables: ReadonlySet<string>) {
+    const bound = bindPlaceholders(request.sql, (index) => `$p${index}`);
+    const values = valuesFor(bound.names, request.params);
+    // The parser wants a constant: the text becomes a string literal that is parsed, never run.
+    let json: string;
+    try {
+      const reader = await connection.runAndReadAll(`SELECT json_serialize_sql('${bound.text.replaceAll("'", "''")}')`);
+      json = String(reader.getRows()[0]?.[0] ?? '');
+    } catch (error) {
+      throw refused(`The query could not be read: ${firstLine(describeError(error))}`);
+    }
+    checkDuckdbTree(json, tables, values.length);
+    return { text: bound.text, values: duckdbValues(values) };
+  }
+
+  function checkPaging(request: RunRequest): { skip: number; limit: number } {
+    const skip = request.skip ?? 0;
+    const limit = request.limit ?? (request.shape === 'page' ? 50 : settings.rowCap);
+    if (!Number.isSafeInteger(skip) || skip < 0) throw refused('skip must be a whole number from 0.');
+    const most = request.shape === 'page' ? MAX_PAGE_ROWS : settings.rowCap;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > most) {
+      throw refused(`limit must be a whole number from 1 to ${most}.`);
+    }
+    return { skip, limit };
+  }
+
+  /** Runs on DuckDB with the time limit and the abort signal both interrupting the engine. */
+  async function executeDuckdb(instance: DuckDBInstance, execution: Execution, signal: AbortSignal): Promise<Stored> {
+    const connections: DuckDBConnection[] = [];
+    const open = async () => {
+      const connection = await instance.connect();
+      connections.push(connection);
+      return connection;
+    };
+    let timedOutFlag = false;
+    const interruptAll = () => {
+      for (const connection of connections) connection.interrupt();
+    };
+    const timer = setTimeout(() => {
+      timedOutFlag = true;
+      interruptAll();
+    }, settings.queryTimeoutMs);
+    signal.addEventListener('abort', interruptAll, { once: true });
+    try {
+      const first = await open();
+      const wrapped = `(\n${execution.text}\n) AS studio_result`;
+      // Columns and their types, from the statement planned with its values bound (no row read).
+      const shapeReader = await first.runAndReadAll(`SELECT * FROM ${wrapped} LIMIT 0`, execution.values);
+      const columns = shapeReader.columnNames().map((name, index) => ({
+        name,
+        type: shapeReader.columnType(index).toString(),
+      }));
+      const typeIds = columns.map((_, index) => shapeReader.columnTypeId(index));
+      if (execution.shape === 'capped') {
+        const reader = await first.runAndReadAll(
+          `SELECT * FROM ${wrapped} LIMIT ${settings.rowCap + 1}`,
+          execution.values,
+        );
+        const rows = reader.getRowsJson() as unknown[][];
+        if (rows.length > settings.rowCap) {
+          throw new AppError(
+            'result_too_large',
+            `The query returns more than ${settings.rowCap} rows: aggregate it (GROUP BY) or filter it for a chart or KPI.`,
+          );
+        }
+        return { columns, rows: jsonRows(typeIds, rows), count: rows.length };
+      }
+      const names = new Set(columns.map((column) => column.name));
+      for (const order of execution.sort) {
+        if (!names.has(order.column)) throw refused(`The result has no column ${order.column} to sort by.`);
+      }
+      const orderBy =
+        execution.sort.length === 0
+          ? ''
+          : ` ORDER BY ${execution.sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+      const second = await open();
+      const [countReader, pageReader] = await Promise.all([
+        first.runAndReadAll(`SELECT count(*) FROM ${wrapped}`, execution.values),
+        second.runAndReadAll(
+          `SELECT * FROM ${wrapped}${orderBy} LIMIT ${execution.limit} OFFSET ${execution.skip}`,
+          execution.values,
+        ),
+      ]);
+      const count = Number(countReader.getRows()[0]?.[0] ?? 0);
+      return { columns, rows: jsonRows(typeIds, pageReader.getRowsJson()), count };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      const message = describeError(error);
+      if (message.includes('INTERRUPT')) {
+        if (timedOutFlag) throw timedOut(settings.queryTimeoutMs / 1000);
+        throw new AppError('query_refused', 'The query was cancelled.');
+      }
+      if (message.includes('Out of Memory')) {
+        throw refused('The query needs more memory than a report may use: aggregate or filter it.');
+      }
+      throw refused(`The query failed: ${firstLine(message)}`);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', interruptAll);
+      for (const connection of connections) connection.closeSync();
+    }
+  }
+
+  /** Counts a running execution against the tenant's limit (429 beyond it). */
+  function admit(bucket: string): () => void {
+    const now = running.get(bucket) ?? 0;
+    if (now >= settings.maxQueriesPerTenant) throw tooMany();
+    running.set(bucket, now + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (running.get(bucket) ?? 1) - 1;
+      if (left <= 0) running.delete(bucket);
+      else running.set(bucket, left);
+    };
+  }
+
+  /** Shares one execution among identical runs; each waiter may leave on its own signal. */
+  function shared(key: string, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<Stored>) {
+    let flight = flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const created: Flight = { promise: Promise.resolve() as unknown as Promise<Stored>, waiters: 0, controller };
+      created.promise = work(controller.signal).finally(() => {
+        if (flights.get(key) === created) flights.delete(key);
+      });
+      // Nobody may be waiting when it fails (all left): the rejection is handled here too.
+      created.promise.catch(() => undefined);
+      flights.set(key, created);
+      flight = created;
+    }
+    const current = flight;
+    current.waiters += 1;
+    return new Promise<Stored>((resolve, reject) => {
+      let done = false;
+      const leave = () => {
+        if (done) return;
+        done = true;
+        current.waiters -= 1;
+        if (current.waiters === 0) {
+          if (flights.get(key) === current) flights.delete(key);
+          current.controller.abort();
+        }
+        reject(new AppError('query_refused', 'The query was cancelled.'));
+      };
+      if (signal?.aborted) {
+        leave();
+        return;
+      }
+      signal?.addEventListener('abort', leave, { once: true });
+      current.promise.then(
+        (value) => {
+          if (done) return;
+          done = true;
+          current.waiters -= 1;
+          signal?.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (done) return;
+          done = true;
+          current.waiters -= 1;
+          signal?.removeEventListener('abort', leave);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  async function run(request: RunRequest): Promise<RunResult> {
+    const started = performance.now();
+    if (closed) throw new AppError('source_unavailable', 'The Studio engine is shutting down.', { 'Retry-After': '5' });
+    if (request.source !== 'demo') throw notFoundSource(request.source);
+    const { skip, limit } = checkPaging(request);
+    const sort = request.sort ?? [];
+    const instance = await demoInstance();
+    const guardConnection = await instance.connect();
+    let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
+    try {
+      prepared = await prepareDuckdb(guardConnection, request, new Set(DEMO_TABLES));
+    } finally {
+      guardConnection.closeSync();
+    }
+    const execution: Execution = { ...prepared, shape: request.shape, skip, limit, sort };
+    // The demo is the same for everyone: its results are shared by all tenants.
+    const sourceVersion = `demo:${settings.demoRows}`;
+    const key = resultKey([
+      sourceVersion,
+      execution.text,
+      Object.entries(execution.values).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}n` : v]),
+      request.shape,
+      skip,
+      limit,
+      sort,
+    ]);
+    const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
+    if (ttl > 0) {
+      const hit = await cache.get(key);
+      if (hit) return { ...hit, cached: true, elapsed_ms: elapsedSince(started) };
+    }
+    const bucket = request.scope.tenantId ?? 'no-tenant';
+    const result = await shared(key, request.signal, async (signal) => {
+      const release = admit(bucket);
+      try {
+        const stored = await executeDuckdb(instance, execution, signal);
+        if (ttl > 0) await cache.set(key, stored, ttl);
+        return stored;
+      } finally {
+        release();
+      }
+    });
+    return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
+  }
+
+  return {
+    listSources(scope) {
+      void scope;
+      return Promise.resolve([
+        {
+          id: 'demo',
+          kind: 'demo',
+          name: 'Price transparency demo',
+          description: 'Generated in-network rates, hospital charges and a physician fee schedule.',
+        },
+      ]);
+    },
+    async listTables(scope, source) {
+      void scope;
+      if (source !== 'demo') throw notFoundSource(source);
+      const instance = await demoInstance();
+      const connection = await instance.connect();
+      try {
+        const reader = await connection.runAndReadAll(
+          `SELECT table_name, column_name, data_type FROM information_schema.columns
+           WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`,
+        );
+        const tables = new Map<string, TableSummary>();
+        for (const [table, column, type] of reader.getRows() as [string, string, string][]) {
+          const entry = tables.get(table) ?? { name: table, columns: [] };
+          entry.columns.push({ name: column, type });
+          tables.set(table, entry);
+        }
+        return [...tables.values()];
+      } finally {
+        connection.closeSync();
+      }
+    },
+    run,
+    async close() {
+      closed = true;
+      const pending = demo;
+      demo = undefined;
+      if (pending) {
+        const instance = await pending.catch(() => undefined);
+        instance?.closeSync();
+      }
+    },
+  };
+}
+
+function elapsedSince(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

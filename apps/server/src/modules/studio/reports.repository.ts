@@ -1,0 +1,158 @@
+import { and, asc, count, desc, eq, like, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { reports, reportVersions, users } from '../../db/schema/index.js';
+import type { Page } from '../../lib/pagination.js';
+import { isUuid } from '../../lib/uuid.js';
+
+export type ReportRow = typeof reports.$inferSelect;
+export type NewReportRow = typeof reports.$inferInsert;
+export type NewReportVersionRow = typeof reportVersions.$inferInsert;
+
+/** A report with the text of its current version. */
+export type ReportWithText = ReportRow & { definition: string };
+
+/** A version as lists show it: who saved it (their address if the account still exists). */
+export interface ReportVersionRow {
+  version: number;
+  title: string;
+  authorId: string | null;
+  authorEmail: string | null;
+  restoredFrom: number | null;
+  createdAt: Date;
+}
+
+/** `id = x OR slug = x` within the tenant (a slug never looks like an id). */
+function idOrSlug(tenantId: string, key: string) {
+  const byKey = isUuid(key) ? or(eq(reports.id, key), eq(reports.slug, key)) : eq(reports.slug, key);
+  return and(eq(reports.tenantId, tenantId), byKey);
+}
+
+export async function findReport(db: DbOrTx, tenantId: string, key: string): Promise<ReportWithText | undefined> {
+  const [row] = await db
+    .select({ report: reports, definition: reportVersions.definition })
+    .from(reports)
+    .innerJoin(
+      reportVersions,
+      and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
+    )
+    .where(idOrSlug(tenantId, key))
+    .limit(1);
+  return row ? { ...row.report, definition: row.definition } : undefined;
+}
+
+/** A tenant's reports by title (then id, so pages never overlap), and how many it has. */
+export async function listReports(
+  db: DbOrTx,
+  tenantId: string,
+  page: { skip: number; limit: number },
+): Promise<Page<ReportRow>> {
+  const where = eq(reports.tenantId, tenantId);
+  const [data, total] = await Promise.all([
+    page.limit === 0
+      ? Promise.resolve([])
+      : db
+          .select()
+          .from(reports)
+          .where(where)
+          .orderBy(asc(reports.title), asc(reports.id))
+          .offset(page.skip)
+          .limit(page.limit),
+    db
+      .select({ total: count() })
+      .from(reports)
+      .where(where)
+      .then(([row]) => row?.total ?? 0),
+  ]);
+  return { data, count: total };
+}
+
+/** The slugs of the tenant that are `base` or `base-…`, to pick a free one. */
+export async function slugsLike(db: DbOrTx, tenantId: string, base: string): Promise<string[]> {
+  const rows = await db
+    .select({ slug: reports.slug })
+    .from(reports)
+    .where(and(eq(reports.tenantId, tenantId), or(eq(reports.slug, base), like(reports.slug, `${base}-%`))));
+  return rows.map((row) => row.slug);
+}
+
+export async function insertReport(db: DbOrTx, values: NewReportRow): Promise<ReportRow> {
+  const [row] = await db.insert(reports).values(values).returning();
+  return row!;
+}
+
+export async function insertReportVersion(db: DbOrTx, values: NewReportVersionRow): Promise<void> {
+  await db.insert(reportVersions).values(values);
+}
+
+/**
+ * Makes the next version current, with the new title, description and source. With `expected`, only
+ * if the current version is still that one (undefined otherwise: someone saved meanwhile); the row
+ * lock makes a second save of the same version wait for the first and then find it stale.
+ */
+export async function advanceVersion(
+  db: DbOrTx,
+  id: string,
+  expected: number | null,
+  values: Pick<ReportRow, 'title' | 'description' | 'source' | 'updatedAt'>,
+): Promise<ReportRow | undefined> {
+  const [row] = await db
+    .update(reports)
+    .set({ ...values, currentVersion: sql`${reports.currentVersion} + 1` })
+    .where(expected === null ? eq(reports.id, id) : and(eq(reports.id, id), eq(reports.currentVersion, expected)))
+    .returning();
+  return row;
+}
+
+export async function deleteReport(db: DbOrTx, id: string): Promise<ReportRow | undefined> {
+  const [row] = await db.delete(reports).where(eq(reports.id, id)).returning();
+  return row;
+}
+
+const versionColumns = {
+  version: reportVersions.version,
+  title: reportVersions.title,
+  authorId: reportVersions.authorId,
+  authorEmail: users.email,
+  restoredFrom: reportVersions.restoredFrom,
+  createdAt: reportVersions.createdAt,
+};
+
+/** One version with its text. */
+export async function findReportVersion(
+  db: DbOrTx,
+  reportId: string,
+  version: number,
+): Promise<(ReportVersionRow & { definition: string }) | undefined> {
+  const [row] = await db
+    .select({ ...versionColumns, definition: reportVersions.definition })
+    .from(reportVersions)
+    .leftJoin(users, eq(users.id, reportVersions.authorId))
+    .where(and(eq(reportVersions.reportId, reportId), eq(reportVersions.version, version)))
+    .limit(1);
+  return row;
+}
+
+/** A report's versions, newest first. */
+export async function listReportVersions(
+  db: DbOrTx,
+  reportId: string,
+  page: { skip: number; limit: number },
+): Promise<Page<ReportVersionRow>> {
+  const where = eq(reportVersions.reportId, reportId);
+  const [data, total] = await Promise.all([
+    db
+      .select(versionColumns)
+      .from(reportVersions)
+      .leftJoin(users, eq(users.id, reportVersions.authorId))
+      .where(where)
+      .orderBy(desc(reportVersions.version))
+      .offset(page.skip)
+      .limit(page.limit),
+    db
+      .select({ total: count() })
+      .from(reportVersions)
+      .where(where)
+      .then(([row]) => row?.total ?? 0),
+  ]);
+  return { data, count: total };
+}

@@ -1,0 +1,234 @@
+import {
+  HttpErrorSchema,
+  PERMISSIONS,
+  ReportCreateSchema,
+  ReportDefinitionErrorSchema,
+  ReportIdParamsSchema,
+  ReportListQuerySchema,
+  ReportPreviewSchema,
+  ReportPublicSchema,
+  ReportRunResultSchema,
+  ReportRunSchema,
+  ReportsSchema,
+  ReportUpdateSchema,
+  ReportVersionParamsSchema,
+  ReportVersionsSchema,
+  ValidationErrorSchema,
+} from '@dataplatform/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { currentActor } from '../../plugins/auth.js';
+import type { StudioScope } from './engine/engine.js';
+import type { ReportsService } from './reports.service.js';
+
+const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+/** What a run may answer besides its rows: the engine's refusals and limits. */
+const runErrors = {
+  404: HttpErrorSchema,
+  409: HttpErrorSchema,
+  429: HttpErrorSchema,
+  503: HttpErrorSchema,
+  ...denied,
+};
+
+/** The tenant the request chose (checked against the caller by the tenant-context plugin), or none. */
+function scopeOf(request: FastifyRequest): StudioScope {
+  return { tenantId: request.tenant?.id ?? null };
+}
+
+/**
+ * Aborted when the client goes away before its answer is sent, so the engine stops the query
+ * (STUDIO-REPORT-8). The reply's `close` comes once the answer is written or the connection dropped.
+ */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> = async (app, options) => {
+  const { reports } = options;
+  const tags = ['studio'];
+  const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
+  const read = { access: 'user' } as const;
+
+  app.get(
+    '/studio/reports',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_list',
+        tags,
+        summary:
+          'Reports of the tenant chosen with X-Tenant-ID, after the built-in ones (without a tenant: the built-ins only)',
+        querystring: ReportListQuerySchema,
+        response: { 200: ReportsSchema, 422: ValidationErrorSchema, 404: HttpErrorSchema, ...denied },
+      },
+    },
+    async (request) => reports.list(scopeOf(request), request.query),
+  );
+
+  app.post(
+    '/studio/reports',
+    {
+      config: write,
+      bodyLimit: BODY_LIMITS.reportDefinition,
+      schema: {
+        operationId: 'studio_reports_create',
+        tags,
+        summary: 'Create a report in the chosen tenant from its YAML definition (version 1)',
+        body: ReportCreateSchema,
+        response: {
+          201: ReportPublicSchema,
+          400: HttpErrorSchema,
+          404: HttpErrorSchema,
+          409: HttpErrorSchema,
+          413: HttpErrorSchema,
+          422: ReportDefinitionErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await reports.create(currentActor(request), scopeOf(request), request.body)),
+  );
+
+  app.get(
+    '/studio/reports/:report_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_read',
+        tags,
+        summary: 'A report by id or slug, with its current definition, parameters and blocks',
+        params: ReportIdParamsSchema,
+        response: { 200: ReportPublicSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => reports.get(scopeOf(request), request.params.report_id),
+  );
+
+  app.put(
+    '/studio/reports/:report_id',
+    {
+      config: write,
+      bodyLimit: BODY_LIMITS.reportDefinition,
+      schema: {
+        operationId: 'studio_reports_update',
+        tags,
+        summary:
+          'Save a new version of a report; `version` names the one edited, and a stale one is a 409 report_conflict',
+        params: ReportIdParamsSchema,
+        body: ReportUpdateSchema,
+        response: {
+          200: ReportPublicSchema,
+          404: HttpErrorSchema,
+          409: HttpErrorSchema,
+          413: HttpErrorSchema,
+          422: ReportDefinitionErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request) => reports.update(currentActor(request), scopeOf(request), request.params.report_id, request.body),
+  );
+
+  app.delete(
+    '/studio/reports/:report_id',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_reports_delete',
+        tags,
+        summary: 'Delete a report and its versions (built-in reports cannot be deleted)',
+        params: ReportIdParamsSchema,
+        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request, reply) => {
+      await reports.remove(currentActor(request), scopeOf(request), request.params.report_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/studio/reports/:report_id/versions',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_versions',
+        tags,
+        summary: 'The saved versions of a report, newest first: who saved each and when',
+        params: ReportIdParamsSchema,
+        querystring: ReportListQuerySchema,
+        response: { 200: ReportVersionsSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => reports.versions(scopeOf(request), request.params.report_id, request.query),
+  );
+
+  app.post(
+    '/studio/reports/:report_id/versions/:version/restore',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_reports_restore',
+        tags,
+        summary: 'Save the text of an earlier version again, as a new version',
+        params: ReportVersionParamsSchema,
+        response: {
+          200: ReportPublicSchema,
+          404: HttpErrorSchema,
+          422: ReportDefinitionErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request) =>
+      reports.restore(currentActor(request), scopeOf(request), request.params.report_id, request.params.version),
+  );
+
+  app.post(
+    '/studio/reports/:report_id/run',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_run',
+        tags,
+        summary:
+          'Run one block of a report: a table answers one page and the count of the whole result, a chart or KPI its rows',
+        params: ReportIdParamsSchema,
+        body: ReportRunSchema,
+        // A 422 is a field of the request, or the engine refusing the query (query_refused, …).
+        response: { 200: ReportRunResultSchema, 422: z.union([ValidationErrorSchema, HttpErrorSchema]), ...runErrors },
+      },
+    },
+    async (request, reply) =>
+      reports.run(scopeOf(request), request.params.report_id, request.body, disconnectSignal(reply)),
+  );
+
+  app.post(
+    '/studio/preview',
+    {
+      config: write,
+      bodyLimit: BODY_LIMITS.reportDefinition,
+      schema: {
+        operationId: 'studio_preview',
+        tags,
+        summary: 'Run one block of an unsaved definition (the editor’s live preview); nothing is cached',
+        body: ReportPreviewSchema,
+        response: {
+          200: ReportRunResultSchema,
+          413: HttpErrorSchema,
+          422: z.union([ReportDefinitionErrorSchema, HttpErrorSchema]),
+          ...runErrors,
+        },
+      },
+    },
+    async (request, reply) => reports.preview(scopeOf(request), request.body, disconnectSignal(reply)),
+  );
+};

@@ -1,0 +1,393 @@
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  blockKind,
+  BUILT_IN_REPORT_SLUGS,
+  cacheSeconds,
+  coerceParamValue,
+  parseReportDefinition,
+  REPORT_PAGE_SIZE_DEFAULT,
+  reportMessages,
+  slugFromTitle,
+  type PaginationQuery,
+  type ReportCreate,
+  type ReportDefinition,
+  type ReportPreview,
+  type ReportPublic,
+  type ReportRun,
+  type ReportRunResult,
+  type Reports,
+  type ReportUpdate,
+  type ReportVersions,
+  type ValidationErrorItem,
+} from '@dataplatform/contract';
+import type { Database, DbOrTx } from '../../db/client.js';
+import type { Actor } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
+import type { ParamValue, StudioEngine, StudioScope } from './engine/engine.js';
+import {
+  toReportPublic,
+  toReportSnapshot,
+  toReportSummary,
+  toReportSummaryFromRow,
+  toReportVersion,
+  type ReportRecord,
+} from './reports.mapper.js';
+import {
+  advanceVersion,
+  deleteReport,
+  findReport,
+  findReportVersion,
+  insertReport,
+  insertReportVersion,
+  listReports,
+  listReportVersions,
+  slugsLike,
+  type ReportWithText,
+} from './reports.repository.js';
+
+const reportNotFound = () => new AppError('report_not_found', reportMessages.notFound);
+const versionNotFound = () => new AppError('report_not_found', reportMessages.versionNotFound);
+const readOnly = () => new AppError('report_read_only', reportMessages.readOnly);
+
+/** The definition of a request body, or a 422 naming each problem's line and column in it. */
+function parseBodyDefinition(text: string): ReportDefinition {
+  const parsed = parseReportDefinition(text);
+  if (parsed.ok) return parsed.definition;
+  throw new AppError(
+    'validation_failed',
+    parsed.problems.map((problem) => ({ ...problem, loc: ['body', 'definition', ...problem.loc] })),
+  );
+}
+
+function builtInRecord(report: BuiltInReport): ReportRecord {
+  return {
+    id: report.id,
+    slug: report.slug,
+    version: 1,
+    builtIn: true,
+    createdBy: null,
+    createdAt: BUILT_IN_REPORTS_UPDATED_AT,
+    updatedAt: BUILT_IN_REPORTS_UPDATED_AT,
+    text: report.text,
+    definition: report.definition,
+  };
+}
+
+function findBuiltIn(key: string): BuiltInReport | undefined {
+  return BUILT_IN_REPORTS.find((report) => report.slug === key || report.id === key.toLowerCase());
+}
+
+function rowRecord(row: ReportWithText): ReportRecord {
+  const parsed = parseReportDefinition(row.definition);
+  // Stored texts were valid when saved; one the schema has since tightened against still reads.
+  if (!parsed.ok) throw new Error(`stored report ${row.id} v${row.currentVersion} no longer parses`);
+  return {
+    id: row.id,
+    slug: row.slug,
+    version: row.currentVersion,
+    builtIn: false,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    text: row.definition,
+    definition: parsed.definition,
+  };
+}
+
+/** The first of `base`, `base-2`, `base-3`, … no report of the tenant has. */
+function freeSlug(base: string, taken: string[]): string {
+  const used = new Set(taken);
+  if (!used.has(base) && !(BUILT_IN_REPORT_SLUGS as readonly string[]).includes(base)) return base;
+  for (let n = 2; ; n += 1) {
+    if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+}
+
+/**
+ * Studio reports (STUDIO-REPORT-*): a tenant's YAML definitions, versioned on every save, and the
+ * built-in reports everyone sees. The scope is the tenant the request chose (X-Tenant-ID, which the
+ * tenant-context plugin has checked against the caller); without one, only the built-ins exist. A
+ * report of another tenant is a 404 like one that does not exist, so ids cannot be probed.
+ */
+export function createReportsService(deps: {
+  db: Database;
+  clock: Clock;
+  audit: AuditService;
+  engine: Pick<StudioEngine, 'run'>;
+}) {
+  const { db, clock, audit, engine } = deps;
+
+  /** The report `key` (id or slug) names in the scope, or a 404. */
+  async function resolve(scope: StudioScope, key: string, tx: DbOrTx = db): Promise<ReportRecord> {
+    const builtIn = findBuiltIn(key);
+    if (builtIn) return builtInRecord(builtIn);
+    if (scope.tenantId === null) throw reportNotFound();
+    const row = await findReport(tx, scope.tenantId, key);
+    if (!row) throw reportNotFound();
+    return rowRecord(row);
+  }
+
+  /** A tenant's row for a change: built-ins are read-only, other tenants' reports do not exist. */
+  async function writable(scope: StudioScope, key: string, tx: DbOrTx): Promise<ReportWithText> {
+    if (findBuiltIn(key)) throw readOnly();
+    if (scope.tenantId === null) throw reportNotFound();
+    const row = await findReport(tx, scope.tenantId, key);
+    if (!row) throw reportNotFound();
+    return row;
+  }
+
+  /** The detail of a 409: who saved the version that is now current, and when. */
+  async function conflictDetail(tx: DbOrTx, reportId: string, edited: number): Promise<string> {
+    const [row] = await listReportVersions(tx, reportId, { skip: 0, limit: 1 }).then((page) => page.data);
+    if (!row) return `Version ${edited} is no longer the newest: reload the report and apply your change again`;
+    const who = row.authorEmail ?? 'a user who has since been deleted';
+    return `You edited version ${edited}, but version ${row.version} was saved by ${who} at ${row.createdAt.toISOString()}: reload the report and apply your change again`;
+  }
+
+  /** Runs one block of a definition, after checking the block, the parameters and the paging. */
+  async function runBlock(
+    scope: StudioScope,
+    definition: ReportDefinition,
+    request: ReportRun,
+    cache: { key: string; ttlSeconds: number } | null,
+    signal: AbortSignal | undefined,
+  ): Promise<ReportRunResult> {
+    const block = definition.blocks.find((candidate) => candidate.id === request.block);
+    if (!block) throw fieldError(['body', 'block'], reportMessages.unknownBlock);
+    const kind = blockKind(block);
+    if (kind === 'text') throw fieldError(['body', 'block'], reportMessages.textBlockNoQuery);
+
+    const declared = definition.params ?? {};
+    const problems: ValidationErrorItem[] = [];
+    for (const name of Object.keys(request.params)) {
+      if (!Object.hasOwn(declared, name)) {
+        problems.push({ loc: ['body', 'params', name], msg: reportMessages.unknownParam, type: 'value_error' });
+      }
+    }
+    const params: Record<string, ParamValue> = {};
+    for (const [name, param] of Object.entries(declared)) {
+      const given = Object.hasOwn(request.params, name) ? request.params[name] : undefined;
+      const coerced = coerceParamValue(param, given === undefined ? (param.default ?? null) : given);
+      if (coerced.error !== undefined) {
+        problems.push({ loc: ['body', 'params', name], msg: coerced.error, type: 'value_error' });
+      } else {
+        params[name] = coerced.value;
+      }
+    }
+
+    const common = {
+      scope,
+      source: definition.source,
+      params,
+      ...(cache && cache.ttlSeconds > 0 ? { cacheKey: cache.key, cacheTtlSeconds: cache.ttlSeconds } : {}),
+      ...(signal ? { signal } : {}),
+    };
+    if (block.table) {
+      const pageSize = block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT;
+      const limit = request.limit ?? pageSize;
+      if (limit > pageSize) {
+        problems.push({ loc: ['body', 'limit'], msg: reportMessages.limitOverPageSize, type: 'value_error' });
+      }
+      if (problems.length > 0) throw new AppError('validation_failed', problems);
+      return engine.run({
+        ...common,
+        sql: block.table.sql,
+        shape: 'page',
+        skip: request.skip,
+        limit,
+        ...(request.sort ? { sort: request.sort } : {}),
+      });
+    }
+    if (problems.length > 0) throw new AppError('validation_failed', problems);
+    const sql = block.kpi?.sql ?? block.chart!.sql;
+    return engine.run({ ...common, sql, shape: 'capped' });
+  }
+
+  return {
+    /** The built-ins first, then the tenant's reports by title. */
+    async list(scope: StudioScope, page: PaginationQuery): Promise<Reports> {
+      const builtIns = BUILT_IN_REPORTS.map((report) => toReportSummary(builtInRecord(report)));
+      const shown = builtIns.slice(page.skip, page.skip + page.limit);
+      if (scope.tenantId === null) return { data: shown, count: builtIns.length };
+      const rows = await listReports(db, scope.tenantId, {
+        skip: Math.max(0, page.skip - builtIns.length),
+        limit: page.limit - shown.length,
+      });
+      return { data: [...shown, ...rows.data.map(toReportSummaryFromRow)], count: builtIns.length + rows.count };
+    },
+
+    async get(scope: StudioScope, key: string): Promise<ReportPublic> {
+      return toReportPublic(await resolve(scope, key));
+    },
+
+    async create(actor: Actor, scope: StudioScope, body: ReportCreate): Promise<ReportPublic> {
+      const tenantId = scope.tenantId;
+      if (tenantId === null) throw badRequest(reportMessages.noTenantForWrite);
+      const definition = parseBodyDefinition(body.definition);
+      const now = clock.now();
+      try {
+        const row = await db.transaction(async (tx) => {
+          let slug = body.slug;
+          if (slug === undefined) {
+            const base = slugFromTitle(definition.title);
+            slug = freeSlug(base, await slugsLike(tx, tenantId, base));
+          }
+          const report = await insertReport(tx, {
+            tenantId,
+            slug,
+            title: definition.title,
+            description: definition.description ?? null,
+            source: definition.source,
+            currentVersion: 1,
+            createdBy: actor.user.id,
+            createdAt: now,
+            updatedAt: now,
+          });
+          await insertReportVersion(tx, {
+            reportId: report.id,
+            version: 1,
+            definition: body.definition,
+            title: definition.title,
+            authorId: actor.user.id,
+            createdAt: now,
+          });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.reportCreate,
+            targetType: AUDIT_TARGET_TYPES.report,
+            targetId: report.id,
+            before: null,
+            after: toReportSnapshot(report),
+          });
+          return report;
+        });
+        return toReportPublic(rowRecord({ ...row, definition: body.definition }));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(reportMessages.slugTaken, 'report_slug_taken');
+        throw error;
+      }
+    },
+
+    /** Saves a new version if `body.version` is still the newest; a stale one is a 409 naming who saved since. */
+    async update(actor: Actor, scope: StudioScope, key: string, body: ReportUpdate): Promise<ReportPublic> {
+      if (findBuiltIn(key)) throw readOnly();
+      const definition = parseBodyDefinition(body.definition);
+      const row = await db.transaction(async (tx) => {
+        const before = await writable(scope, key, tx);
+        const after = await advanceVersion(tx, before.id, body.version, {
+          title: definition.title,
+          description: definition.description ?? null,
+          source: definition.source,
+          updatedAt: clock.now(),
+        });
+        if (!after) throw conflict(await conflictDetail(tx, before.id, body.version), 'report_conflict');
+        await insertReportVersion(tx, {
+          reportId: after.id,
+          version: after.currentVersion,
+          definition: body.definition,
+          title: definition.title,
+          authorId: actor.user.id,
+          createdAt: clock.now(),
+        });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportUpdate,
+          targetType: AUDIT_TARGET_TYPES.report,
+          targetId: after.id,
+          before: toReportSnapshot(before),
+          after: toReportSnapshot(after),
+        });
+        return after;
+      });
+      return toReportPublic(rowRecord({ ...row, definition: body.definition }));
+    },
+
+    async remove(actor: Actor, scope: StudioScope, key: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const before = await writable(scope, key, tx);
+        const deleted = await deleteReport(tx, before.id);
+        if (!deleted) throw reportNotFound();
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportDelete,
+          targetType: AUDIT_TARGET_TYPES.report,
+          targetId: deleted.id,
+          before: toReportSnapshot(deleted),
+          after: null,
+        });
+      });
+    },
+
+    async versions(scope: StudioScope, key: string, page: PaginationQuery): Promise<ReportVersions> {
+      const report = await resolve(scope, key);
+      if (report.builtIn) {
+        const only = {
+          version: 1,
+          title: report.definition.title,
+          author_id: null,
+          author_email: null,
+          restored_from: null,
+          created_at: report.createdAt.toISOString(),
+        };
+        return { data: page.skip === 0 ? [only] : [], count: 1 };
+      }
+      const rows = await listReportVersions(db, report.id, page);
+      return { data: rows.data.map(toReportVersion), count: rows.count };
+    },
+
+    /** Saves the text of an earlier version again, as the newest version (history is never rewritten). */
+    async restore(actor: Actor, scope: StudioScope, key: string, version: number): Promise<ReportPublic> {
+      if (findBuiltIn(key)) throw readOnly();
+      const { row, text } = await db.transaction(async (tx) => {
+        const before = await writable(scope, key, tx);
+        const old = await findReportVersion(tx, before.id, version);
+        if (!old) throw versionNotFound();
+        const definition = parseBodyDefinition(old.definition);
+        const after = await advanceVersion(tx, before.id, null, {
+          title: definition.title,
+          description: definition.description ?? null,
+          source: definition.source,
+          updatedAt: clock.now(),
+        });
+        if (!after) throw reportNotFound();
+        await insertReportVersion(tx, {
+          reportId: after.id,
+          version: after.currentVersion,
+          definition: old.definition,
+          title: definition.title,
+          authorId: actor.user.id,
+          restoredFrom: version,
+          createdAt: clock.now(),
+        });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportRestore,
+          targetType: AUDIT_TARGET_TYPES.report,
+          targetId: after.id,
+          before: toReportSnapshot(before),
+          after: toReportSnapshot(after, { restored_from: version }),
+        });
+        return { row: after, text: old.definition };
+      });
+      return toReportPublic(rowRecord({ ...row, definition: text }));
+    },
+
+    /** One block of a saved report, cached per report version and block for the report's `cache`. */
+    async run(scope: StudioScope, key: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
+      const report = await resolve(scope, key);
+      const cache = {
+        key: `${report.id}:${report.version}:${request.block}`,
+        ttlSeconds: cacheSeconds(report.definition.cache),
+      };
+      return runBlock(scope, report.definition, request, cache, signal);
+    },
+
+    /** One block of an unsaved definition (the editor's live preview): never cached. */
+    async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {
+      const definition = parseBodyDefinition(request.definition);
+      return runBlock(scope, definition, request, null, signal);
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

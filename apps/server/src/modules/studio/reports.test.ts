@@ -1,0 +1,446 @@
+import {
+  PERMISSIONS,
+  REPORT_DEFINITION_MAX,
+  type AuditEntries,
+  type ReportPublic,
+  type Reports,
+  type ReportVersions,
+  type TenantPublic,
+} from '@dataplatform/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRole } from '../../../test/authz-fixtures.js';
+import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { BUILT_IN_REPORTS } from './built-in-reports.js';
+
+const { ctx, admin } = useTestContext();
+
+const definition = (title: string, extra = '') => `title: ${title}
+source: demo
+cache: 5m
+params:
+  code: { type: select, options: ["99213", "70450"], default: "99213" }
+  min: { type: number, default: 0 }
+blocks:
+  - id: total
+    kpi: { sql: "SELECT count(*) AS n FROM rates WHERE billing_code = :code AND negotiated_rate >= :min", value: n }
+  - id: detail
+    table: { sql: "SELECT payer, negotiated_rate FROM rates WHERE billing_code = :code", page_size: 10 }
+  - id: note
+    text: Hello${extra}
+`;
+
+let tenantA: TenantPublic;
+let tenantB: TenantPublic;
+/** Members of A: one holding reports:write, one only reading. */
+let writerA: TestUser;
+let readerA: TestUser;
+/** A member of B holding reports:write. */
+let writerB: TestUser;
+
+async function tenant(name: string, members: TestUser[]): Promise<TenantPublic> {
+  const created = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/tenants/',
+    headers: admin.headers,
+    payload: { name },
+  });
+  const row = created.json<TenantPublic>();
+  await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/v1/tenants/${row.id}/members`,
+    headers: admin.headers,
+    payload: members.map((member) => member.id),
+  });
+  return row;
+}
+
+function as(user: TestUser, tenantId?: string) {
+  return { ...user.headers, ...(tenantId ? { 'x-tenant-id': tenantId } : {}) };
+}
+
+function api(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  user: TestUser,
+  tenantId?: string,
+  payload?: unknown,
+) {
+  return ctx.app.inject({
+    method,
+    url: `/api/v1/studio${url}`,
+    headers: as(user, tenantId),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+async function createReport(text: string, user = writerA, tenantId = tenantA.id, slug?: string): Promise<ReportPublic> {
+  const response = await api('POST', '/reports', user, tenantId, { definition: text, ...(slug ? { slug } : {}) });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<ReportPublic>();
+}
+
+async function auditOf(reportId: string): Promise<AuditEntries> {
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/v1/audit/?target_type=report&target_id=${reportId}`,
+    headers: admin.headers,
+  });
+  return response.json<AuditEntries>();
+}
+
+beforeAll(async () => {
+  writerA = await createUser(ctx);
+  readerA = await createUser(ctx);
+  writerB = await createUser(ctx);
+  await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [writerA.id, writerB.id] });
+  tenantA = await tenant('Reports A', [writerA, readerA]);
+  tenantB = await tenant('Reports B', [writerB]);
+});
+
+describe('built-in reports (STUDIO-REPORT-6)', () => {
+  it('are listed first to every signed-in user, with or without a tenant', async () => {
+    const plain = await createUser(ctx);
+    const response = await api('GET', '/reports', plain);
+    expect(response.statusCode).toBe(200);
+    const page = response.json<Reports>();
+    expect(page.count).toBe(3);
+    expect(page.data.map((report) => [report.slug, report.built_in, report.source])).toEqual([
+      ['payer', true, 'demo'],
+      ['hospital-prices', true, 'demo'],
+      ['cms-fs', true, 'demo'],
+    ]);
+  });
+
+  it('are read by slug or id, with their definition, parameters and blocks', async () => {
+    for (const builtIn of BUILT_IN_REPORTS) {
+      const bySlug = await api('GET', `/reports/${builtIn.slug}`, readerA);
+      expect(bySlug.statusCode).toBe(200);
+      const report = bySlug.json<ReportPublic>();
+      expect(report).toMatchObject({
+        id: builtIn.id,
+        slug: builtIn.slug,
+        version: 1,
+        built_in: true,
+        definition: builtIn.text,
+      });
+      expect(report.blocks.map((block) => block.kind)).toEqual(
+        expect.arrayContaining(['kpi', 'chart', 'table', 'text']),
+      );
+      expect(report.params[0]).toMatchObject({ name: 'code', type: 'select', options: null });
+      const byId = await api('GET', `/reports/${builtIn.id}`, readerA, tenantA.id);
+      expect(byId.json<ReportPublic>().slug).toBe(builtIn.slug);
+    }
+    const versions = await api('GET', '/reports/payer/versions', readerA);
+    expect(versions.json<ReportVersions>()).toMatchObject({ count: 1, data: [{ version: 1, author_id: null }] });
+  });
+
+  it('cannot be changed, deleted or restored, even by a superuser', async () => {
+    const put = await api('PUT', '/reports/payer', admin, tenantA.id, { definition: definition('Mine'), version: 1 });
+    expect(put.statusCode).toBe(403);
+    expect(put.json()).toMatchObject({ code: 'report_read_only' });
+    const del = await api('DELETE', '/reports/hospital-prices', writerA, tenantA.id);
+    expect(del.json()).toMatchObject({ code: 'report_read_only' });
+    const restore = await api('POST', '/reports/cms-fs/versions/1/restore', writerA, tenantA.id);
+    expect(restore.json()).toMatchObject({ code: 'report_read_only' });
+    expect((await api('GET', '/reports/payer', admin)).json<ReportPublic>().version).toBe(1);
+  });
+
+  it('keep their slugs: no tenant report may take one', async () => {
+    const response = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('x'), slug: 'payer' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      detail: [{ loc: ['body', 'slug'], msg: 'This slug belongs to a built-in report' }],
+    });
+  });
+});
+
+describe('a report’s life (STUDIO-REPORT-2)', () => {
+  it('is created, read, saved again, its versions listed, restored and deleted, each change audited', async () => {
+    const created = await createReport(definition('Rates for one code'));
+    expect(created).toMatchObject({
+      slug: 'rates-for-one-code',
+      title: 'Rates for one code',
+      version: 1,
+      built_in: false,
+      cache_seconds: 300,
+      created_by: writerA.id,
+    });
+    expect(created.blocks).toEqual([
+      expect.objectContaining({ id: 'total', kind: 'kpi' }),
+      expect.objectContaining({
+        id: 'detail',
+        kind: 'table',
+        table: { sql: expect.any(String) as string, page_size: 10 },
+      }),
+      expect.objectContaining({ id: 'note', kind: 'text', text: 'Hello' }),
+    ]);
+
+    const bySlug = await api('GET', '/reports/rates-for-one-code', readerA, tenantA.id);
+    expect(bySlug.json<ReportPublic>()).toMatchObject({ id: created.id, definition: definition('Rates for one code') });
+    const list = (await api('GET', '/reports', readerA, tenantA.id)).json<Reports>();
+    expect(list.data.slice(0, 3).every((report) => report.built_in)).toBe(true);
+    expect(list.data.map((report) => report.id)).toContain(created.id);
+
+    const saved = await api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+      definition: definition('Rates, renamed', ' again'),
+      version: 1,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<ReportPublic>()).toMatchObject({
+      version: 2,
+      title: 'Rates, renamed',
+      slug: 'rates-for-one-code',
+    });
+
+    const restored = await api('POST', `/reports/${created.id}/versions/1/restore`, writerA, tenantA.id);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json<ReportPublic>()).toMatchObject({
+      version: 3,
+      title: 'Rates for one code',
+      definition: definition('Rates for one code'),
+    });
+
+    const versions = (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>();
+    expect(versions.count).toBe(3);
+    expect(versions.data.map((version) => [version.version, version.title, version.restored_from])).toEqual([
+      [3, 'Rates for one code', 1],
+      [2, 'Rates, renamed', null],
+      [1, 'Rates for one code', null],
+    ]);
+    expect(
+      versions.data.every((version) => version.author_id === writerA.id && version.author_email === writerA.email),
+    ).toBe(true);
+    const missing = await api('POST', `/reports/${created.id}/versions/9/restore`, writerA, tenantA.id);
+    expect(missing.statusCode).toBe(404);
+
+    const deleted = await api('DELETE', `/reports/${created.id}`, writerA, tenantA.id);
+    expect(deleted.statusCode).toBe(204);
+    expect((await api('GET', `/reports/${created.id}`, readerA, tenantA.id)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).statusCode).toBe(404);
+
+    const entries = (await auditOf(created.id)).data;
+    expect(entries.map((entry) => entry.action).reverse()).toEqual([
+      'report.create',
+      'report.update',
+      'report.restore',
+      'report.delete',
+    ]);
+    expect(entries.every((entry) => entry.actor_id === writerA.id)).toBe(true);
+    expect(entries.find((entry) => entry.action === 'report.update')).toMatchObject({
+      before: { version: 1, title: 'Rates for one code', tenant_id: tenantA.id },
+      after: { version: 2, title: 'Rates, renamed' },
+    });
+    expect(entries.find((entry) => entry.action === 'report.restore')?.after).toMatchObject({
+      version: 3,
+      restored_from: 1,
+    });
+  });
+
+  it('refuses a save of a stale version with 409 report_conflict saying who saved when, and keeps the newer text', async () => {
+    const created = await createReport(definition('Contested'));
+    const first = await api('PUT', `/reports/${created.slug}`, writerA, tenantA.id, {
+      definition: definition('Contested', ' first'),
+      version: 1,
+    });
+    expect(first.statusCode).toBe(200);
+    const second = await api('PUT', `/reports/${created.slug}`, admin, tenantA.id, {
+      definition: definition('Contested', ' second'),
+      version: 1,
+    });
+    expect(second.statusCode).toBe(409);
+    const body = second.json<{ detail: string; code: string }>();
+    expect(body.code).toBe('report_conflict');
+    expect(body.detail).toContain('version 2');
+    expect(body.detail).toContain(writerA.email);
+    expect(body.detail).toContain(first.json<ReportPublic>().updated_at.slice(0, 16));
+    const current = (await api('GET', `/reports/${created.id}`, readerA, tenantA.id)).json<ReportPublic>();
+    expect(current).toMatchObject({ version: 2, definition: definition('Contested', ' first') });
+    expect(
+      (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>().count,
+    ).toBe(2);
+  });
+
+  it('settles two saves of the same version at once: one wins, the other is a 409', async () => {
+    const created = await createReport(definition('Raced'));
+    const saves = await Promise.all(
+      ['one', 'two'].map((word) =>
+        api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+          definition: definition('Raced', word),
+          version: 1,
+        }),
+      ),
+    );
+    expect(saves.map((save) => save.statusCode).sort()).toEqual([200, 409]);
+    expect(
+      (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>().count,
+    ).toBe(2);
+  });
+
+  it('gives each new report a free slug from its title, and refuses a slug taken in the tenant', async () => {
+    const first = await createReport(definition('Same title'));
+    const second = await createReport(definition('Same title'));
+    expect([first.slug, second.slug]).toEqual(['same-title', 'same-title-2']);
+    const taken = await api('POST', '/reports', writerA, tenantA.id, {
+      definition: definition('Other'),
+      slug: 'same-title',
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: 'report_slug_taken' });
+    // Another tenant has its own slugs.
+    expect((await createReport(definition('Same title'), writerB, tenantB.id)).slug).toBe('same-title');
+  });
+
+  it('needs a tenant to save into', async () => {
+    const response = await api('POST', '/reports', writerA, undefined, { definition: definition('Nowhere') });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ detail: 'Select a tenant (X-Tenant-ID) to save reports in' });
+  });
+});
+
+describe('tenant isolation of reports (STUDIO-REPORT-3)', () => {
+  it('a member of another tenant can neither see nor change a report, and cannot tell it exists', async () => {
+    const report = await createReport(definition('Only for A'));
+    const unknownId = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    for (const key of [report.id, report.slug]) {
+      const read = await api('GET', `/reports/${key}`, writerB, tenantB.id);
+      const unknown = await api('GET', `/reports/${unknownId}`, writerB, tenantB.id);
+      expect([read.statusCode, read.json()]).toEqual([unknown.statusCode, unknown.json()]);
+      expect(read.json()).toEqual({ detail: 'Report not found', code: 'report_not_found' });
+      const put = await api('PUT', `/reports/${key}`, writerB, tenantB.id, {
+        definition: definition('Taken'),
+        version: 1,
+      });
+      expect(put.statusCode).toBe(404);
+      expect((await api('DELETE', `/reports/${key}`, writerB, tenantB.id)).statusCode).toBe(404);
+      expect((await api('POST', `/reports/${key}/versions/1/restore`, writerB, tenantB.id)).statusCode).toBe(404);
+      expect((await api('GET', `/reports/${key}/versions`, writerB, tenantB.id)).statusCode).toBe(404);
+      expect((await api('POST', `/reports/${key}/run`, writerB, tenantB.id, { block: 'total' })).statusCode).toBe(404);
+    }
+    const listB = (await api('GET', '/reports', writerB, tenantB.id)).json<Reports>();
+    expect(listB.data.map((row) => row.id)).not.toContain(report.id);
+    // Naming tenant A is refused by the tenant check before anything else.
+    const header = await api('GET', `/reports/${report.id}`, writerB, tenantA.id);
+    expect(header.statusCode).toBe(403);
+    // Without a tenant, only the built-ins exist, for anyone.
+    expect((await api('GET', `/reports/${report.id}`, writerA)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${report.id}`, admin)).statusCode).toBe(404);
+    // A superuser reads any tenant's reports by choosing it.
+    expect((await api('GET', `/reports/${report.id}`, admin, tenantA.id)).statusCode).toBe(200);
+    expect((await api('GET', `/reports/${report.id}`, readerA, tenantA.id)).json<ReportPublic>().version).toBe(1);
+  });
+
+  it('a reader of the tenant cannot write: reports:write is needed', async () => {
+    const report = await createReport(definition('Read only for some'));
+    const put = await api('PUT', `/reports/${report.id}`, readerA, tenantA.id, {
+      definition: definition('x'),
+      version: 1,
+    });
+    expect(put.statusCode).toBe(403);
+    expect(put.json()).toMatchObject({ code: 'permission_denied' });
+    expect((await api('POST', '/reports', readerA, tenantA.id, { definition: definition('x') })).statusCode).toBe(403);
+  });
+});
+
+describe('bad definitions (STUDIO-REPORT-4)', () => {
+  it('a YAML syntax error is a 422 with its line and column', async () => {
+    const response = await api('POST', '/reports', writerA, tenantA.id, {
+      definition: 'title: Broken\nsource: demo\nblocks:\n  - id: a\n    text: [unclosed\n',
+    });
+    expect(response.statusCode).toBe(422);
+    const body = response.json<{
+      code: string;
+      detail: { loc: unknown[]; msg: string; line: number; column: number }[];
+    }>();
+    expect(body.code).toBe('validation_failed');
+    expect(body.detail[0]!.loc).toEqual(['body', 'definition']);
+    expect(body.detail[0]!.msg).toMatch(/^YAML syntax error/);
+    expect(body.detail[0]!.line).toBeGreaterThanOrEqual(5);
+    expect(body.detail[0]!.column).toBeGreaterThanOrEqual(1);
+  });
+
+  it('each schema problem is an item at its line and column, and nothing is saved', async () => {
+    const before = (await api('GET', '/reports', writerA, tenantA.id)).json<Reports>().count;
+    const text =
+      'title: Wrong\nsource: mainframe\nblocks:\n  - id: a\n    chart: { sql: SELECT 1, spec: { mark: bar, data: { url: x } } }\n';
+    const response = await api('POST', '/reports', writerA, tenantA.id, { definition: text });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      code: 'validation_failed',
+      detail: [
+        { loc: ['body', 'definition', 'source'], line: 2, column: 9 },
+        { loc: ['body', 'definition', 'blocks', 0, 'chart', 'spec', 'data'], line: 5, column: 54 },
+      ],
+    });
+    expect((await api('GET', '/reports', writerA, tenantA.id)).json<Reports>().count).toBe(before);
+  });
+
+  it('a save with a bad definition keeps the report as it was', async () => {
+    const report = await createReport(definition('Stays'));
+    const response = await api('PUT', `/reports/${report.id}`, writerA, tenantA.id, {
+      definition: 'title: [',
+      version: 1,
+    });
+    expect(response.statusCode).toBe(422);
+    expect((await api('GET', `/reports/${report.id}`, writerA, tenantA.id)).json<ReportPublic>().version).toBe(1);
+  });
+
+  it('a 10 MB definition is a 413 before it is read, one just over the limit a 422', async () => {
+    const huge = await api('POST', '/reports', writerA, tenantA.id, {
+      definition: `title: ${'x'.repeat(10 * 1024 * 1024)}`,
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ code: 'body_too_large' });
+    const preview = await api('POST', '/preview', writerA, tenantA.id, {
+      definition: `title: ${'x'.repeat(10 * 1024 * 1024)}`,
+      block: 'a',
+    });
+    expect(preview.statusCode).toBe(413);
+    const over = await api('POST', '/reports', writerA, tenantA.id, {
+      definition: 'x'.repeat(REPORT_DEFINITION_MAX + 1),
+    });
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({ detail: [{ loc: ['body', 'definition'] }] });
+  });
+});
+
+describe('running a block: what is refused before the engine (STUDIO-REPORT-7)', () => {
+  let report: ReportPublic;
+  beforeAll(async () => {
+    report = await createReport(definition('To run'));
+  });
+
+  const run = (body: object) => api('POST', `/reports/${report.id}/run`, readerA, tenantA.id, body);
+
+  it('an unknown block, a text block, an unknown parameter, a value of the wrong type, a page over the page size', async () => {
+    expect((await run({ block: 'nope' })).json()).toMatchObject({
+      detail: [{ loc: ['body', 'block'], msg: 'The report has no block with this id' }],
+    });
+    expect((await run({ block: 'note' })).json()).toMatchObject({
+      detail: [{ loc: ['body', 'block'], msg: 'A text block has no query to run' }],
+    });
+    const params = await run({ block: 'total', params: { code: '12345', min: 'lots', other: 1 } });
+    expect(params.statusCode).toBe(422);
+    expect(params.json<{ detail: { loc: unknown[] }[] }>().detail.map((item) => item.loc)).toEqual([
+      ['body', 'params', 'other'],
+      ['body', 'params', 'code'],
+      ['body', 'params', 'min'],
+    ]);
+    expect((await run({ block: 'detail', limit: 11 })).json()).toMatchObject({
+      detail: [{ loc: ['body', 'limit'], msg: 'Limit must not exceed the block’s page size' }],
+    });
+    expect((await run({ block: 'detail', skip: -1 })).statusCode).toBe(422);
+    expect((await run({ block: 'detail', sort: [{ column: 'payer', direction: 'sideways' }] })).statusCode).toBe(422);
+  });
+
+  it('a preview of a definition with problems is a 422 with their lines, for writers only', async () => {
+    const response = await api('POST', '/preview', writerA, tenantA.id, {
+      definition: 'title: P\nsource: demo\nblocks:\n  - id: a\n    kpi: { sql: SELECT 1 }\n',
+      block: 'a',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      detail: [{ loc: ['body', 'definition', 'blocks', 0, 'kpi', 'value'], line: 5 }],
+    });
+    expect((await api('POST', '/preview', readerA, tenantA.id, { definition: 'x', block: 'a' })).statusCode).toBe(403);
+  });
+});
