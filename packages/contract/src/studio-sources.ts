@@ -21,4 +21,4 @@ export const StudioTableSchema = z.object({ name: z.string(), columns: z.array(S
 export const StudioTablesSchema = pageOf(StudioTableSchema);
 
 /** A source id in a path; an id that names no source of the caller is a 404, not a 422. */
-export const StudioSourceIdParamsSchema = z.object({ source_id: z.string().max(40) });
+export const StudioSourceIdParamsSchema = z.object({ source_id: z.string() });

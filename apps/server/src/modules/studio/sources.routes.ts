@@ -1,5 +1,6 @@
 import {
   HttpErrorSchema,
+  ValidationErrorSchema,
   STUDIO_SOURCE_KINDS,
   StudioSourceIdParamsSchema,
   StudioSourcesSchema,
@@ -47,7 +48,7 @@ export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }
         tags,
         summary: "A Studio source's tables with their columns",
         params: StudioSourceIdParamsSchema,
-        response: { 200: StudioTablesSchema, 422: HttpErrorSchema, ...errors },
+        response: { 200: StudioTablesSchema, 422: ValidationErrorSchema, ...errors },
       },
     },
     async (request) => {

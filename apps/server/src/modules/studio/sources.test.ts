@@ -29,7 +29,7 @@ describe('Studio sources (STUDIO-DEMO-1)', () => {
   });
 
   it('answers 404 for a source the caller does not have, and 401 without a token', async () => {
-    for (const id of ['tenant', 'extract', 'nonexistent', '..%2F..%2Fetc']) {
+    for (const id of ['tenant', 'extract', 'nonexistent', '..%2F..%2Fetc', '%C3%A9'.repeat(60)]) {
       const response = await ctx.app.inject({ url: `/api/v1/studio/sources/${id}/tables`, headers: admin.headers });
       expect(response.statusCode, id).toBe(404);
       expect(response.json<{ code: string }>().code, id).toBe('not_found');
