@@ -298,54 +298,7 @@ const DUCKDB_ONLY = [
   'bar',
 ];
 
-const POSTGRES_ONLY = [
-  'count',
-  'json_agg',
-  'jsonb_agg',
-  'json_build_object',
-  'jsonb_build_object',
-  'json_object_agg',
-  'jsonb_object_agg',
-  'to_json',
-  'to_jsonb',
-  'jsonb_array_length',
-  'json_array_length',
-  'array_length',
-  'array_to_string',
-  'string_to_array',
-  'unnest',
-  'generate_series',
-  'cardinality',
-  'date',
-  'timezone',
-  'justify_days',
-  'justify_hours',
-  'make_interval',
-  'num_nulls',
-  'num_nonnulls',
-  'split_part',
-  'quote_ident',
-  'quote_literal',
-  'lower',
-  'upper',
-  'numeric',
-  'int4',
-  'int8',
-  'float8',
-  'text',
-  'bool',
-  'clock_timestamp',
-  'statement_timestamp',
-  'transaction_timestamp',
-  'localtimestamp',
-  'current_time',
-];
-
 export const DUCKDB_FUNCTIONS: ReadonlySet<string> = new Set([...COMMON, ...DUCKDB_ONLY]);
-/** @public For the `tenant` source's guard (PostgreSQL), next in issue 31. */
-export const POSTGRES_FUNCTIONS: ReadonlySet<string> = new Set([...COMMON, ...POSTGRES_ONLY]);
 
 /** Table functions a FROM clause may call: they make rows from their arguments, nothing else. */
 export const DUCKDB_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['range', 'generate_series', 'unnest']);
-/** @public For the `tenant` source's guard (PostgreSQL), next in issue 31. */
-export const POSTGRES_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['generate_series', 'unnest']);
