@@ -51,7 +51,16 @@ const boundaryZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/migrations/**', 'apps/e2e/test-results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/.dist-*/**',
+      '**/node_modules/**',
+      'data/**',
+      '**/migrations/**',
+      'apps/e2e/test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
