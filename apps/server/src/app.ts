@@ -184,7 +184,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(plansRoutes, { plans: billing.plans });
       await api.register(paymentMethodsRoutes, { paymentMethods: billing.paymentMethods });
       await api.register(subscriptionsRoutes, { subscriptions: billing.subscriptions });
-      await api.register(sandboxRoutes, { sandbox: billing.sandbox, customers: billing.customers });
+      await api.register(sandboxRoutes, {
+        sandbox: billing.sandbox,
+        customers: billing.customers,
+        sandboxClock: billing.sandboxClock,
+      });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
     },

@@ -179,6 +179,7 @@ describe('graceful shutdown', () => {
           clock: ctx.clock,
           log: ctx.app.log,
           hasPermission: ctx.app.services.authz.hasPermission,
+          audit: ctx.app.services.audit,
           metrics: { renewalFailed: () => undefined },
           config: { ...ctx.config.billing, renewal: { ...ctx.config.billing.renewal, pollIntervalMs: 60_000 } },
           provider: {

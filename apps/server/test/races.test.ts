@@ -1,7 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.js';
-import { createUser, useTestContext } from './harness.js';
+import { createRenewalWorker } from '../src/modules/billing/renewal.worker.js';
+import { createRole } from './authz-fixtures.js';
+import { API, createPlan, queryRows, savedCard, subscribe, TEST_CARD } from './billing.js';
+import { createUser, useTestContext, type TestUser } from './harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from './mail.js';
 
 /**
@@ -179,5 +182,112 @@ describe('races', () => {
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 400)).toHaveLength(WAYS - 1);
+  });
+
+  describe('plans that grant roles (decision 046): each role granted and withdrawn once', () => {
+    const DAY = 24 * 60 * 60;
+
+    async function grantActions(userId: string) {
+      const rows = await queryRows<{ action: string; cause: string }>(
+        ctx,
+        sql`select action, coalesce(after, before)->>'cause' as cause from audit_log
+            where target_id = ${userId} and action in ('plan_role.grant', 'plan_role.withdraw') order by id`,
+      );
+      return rows.map((row) => `${row.action}:${row.cause}`);
+    }
+
+    async function planWithRole() {
+      const role = await createRole(ctx);
+      const plan = await createPlan(ctx, admin, { name: `Race plan ${tag()}` });
+      const edited = await ctx.app.inject({
+        method: 'PATCH',
+        url: `${API}/plans/${plan.id}`,
+        headers: admin.headers,
+        payload: { role_ids: [role.id] },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      return { role, plan };
+    }
+
+    const advance = (user: TestUser, seconds: number) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${API}/sandbox/advance`,
+        headers: admin.headers,
+        payload: { user_id: user.id, seconds },
+      });
+
+    it(`PLAN-ROLES-10: a subscribe clicked ${WAYS} times at once charges and grants once`, async () => {
+      const { plan } = await planWithRole();
+      const user = await createUser(ctx);
+      const card = await savedCard(ctx, user, TEST_CARD.success, true);
+      const answers = await Promise.all(Array.from({ length: WAYS }, () => subscribe(ctx, user, plan.id, card.id)));
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(WAYS - 1);
+      expect(await grantActions(user.id)).toEqual(['plan_role.grant:subscribed']);
+    });
+
+    it(`PLAN-ROLES-11: two renewal workers and ${WAYS} clock moves at once end a cancelled period once`, async () => {
+      const { plan } = await planWithRole();
+      const user = await createUser(ctx);
+      const card = await savedCard(ctx, user, TEST_CARD.success, true);
+      expect((await subscribe(ctx, user, plan.id, card.id)).statusCode).toBe(200);
+      const services = ctx.app.services;
+      // A second instance's worker: the same code on its own claims, the same database.
+      const second = createRenewalWorker({
+        db: ctx.database.db,
+        clock: ctx.clock,
+        log: ctx.app.log,
+        hasPermission: services.authz.hasPermission,
+        audit: services.audit,
+        metrics: { renewalFailed: () => undefined },
+        config: ctx.config.billing,
+        provider: services.billing.sandbox!,
+      });
+      // Renewed twice first (each period charged once), then cancelled and ended.
+      const later = new Date(ctx.clock.now().getTime() + 62 * DAY * 1000);
+      await Promise.all([
+        advance(user, 62 * DAY),
+        second.runDueFor(user.id, later),
+        services.billing.renewals.runDueFor(user.id, later),
+      ]);
+      const renewals = await queryRows<{ total: number }>(
+        ctx,
+        sql`select count(*)::int as total from transactions where user_id = ${user.id} and kind = 'renewal'`,
+      );
+      expect(renewals[0]!.total).toBe(2);
+      expect(
+        (await ctx.app.inject({ method: 'POST', url: `${API}/subscription/cancel`, headers: user.headers })).statusCode,
+      ).toBe(200);
+      const answers = await Promise.all(Array.from({ length: WAYS }, () => advance(user, 31 * DAY)));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+      expect(await grantActions(user.id)).toEqual(['plan_role.grant:subscribed', 'plan_role.withdraw:period_ended']);
+    });
+
+    it(`PLAN-ROLES-12: a provider's ending event delivered ${WAYS} times at once, redelivered and out of order, withdraws once`, async () => {
+      const { plan } = await planWithRole();
+      const user = await createUser(ctx);
+      const card = await savedCard(ctx, user, TEST_CARD.success, true);
+      expect((await subscribe(ctx, user, plan.id, card.id)).statusCode).toBe(200);
+      const [customer] = await queryRows<{ provider_customer_id: string }>(
+        ctx,
+        sql`select provider_customer_id from billing_customers where user_id = ${user.id}`,
+      );
+      const created = Math.floor(ctx.clock.now().getTime() / 1000) + 60;
+      const { webhooks } = ctx.app.services.billing;
+      const deliveries = Array.from({ length: WAYS }, (_, i) =>
+        webhooks.handleEvent({
+          // Half are redeliveries of one event, half other events saying the same, in any order.
+          id: i % 2 === 0 ? `evt_race_${user.id}` : `evt_race_${user.id}_${i}`,
+          type: 'customer.deleted',
+          created: created - i,
+          data: { object: { id: customer!.provider_customer_id } },
+        }),
+      );
+      const outcomes = await Promise.all(deliveries);
+      expect(outcomes.filter((outcome) => outcome === 'duplicate').length).toBeGreaterThanOrEqual(WAYS / 2 - 1);
+      expect(await grantActions(user.id)).toEqual(['plan_role.grant:subscribed', 'plan_role.withdraw:provider_event']);
+    });
   });
 });

@@ -47,6 +47,12 @@ export const AUDIT_ACTIONS = {
   reportDelete: 'report.delete',
   /** An earlier version of a report saved again as its newest. */
   reportRestore: 'report.restore',
+  /** A paid subscription gave a user one of its plan's roles; `after.cause` says why (decision 046). */
+  planRoleGrant: 'plan_role.grant',
+  /** A subscription's role went away with it (period end, failed renewal, switch, ...); `before.cause` says why. */
+  planRoleWithdraw: 'plan_role.withdraw',
+  /** A superuser moved a customer's sandbox billing clock. */
+  sandboxClockAdvance: 'sandbox_clock.advance',
 } as const;
 
 export const AUDIT_TARGET_TYPES = {

@@ -96,6 +96,23 @@ export type UserRoleCreate = z.infer<typeof UserRoleCreateSchema>;
 export const UserRolePublicSchema = z.object({ user_id: z.uuid(), role_id: z.uuid(), created_at: z.iso.datetime() });
 export type UserRolePublic = z.infer<typeof UserRolePublicSchema>;
 
+/**
+ * `GET /authorization/user/{user_id}/plan-roles`: roles the user holds because a subscription is
+ * paid for (decision 046). They are not hand assignments: `PUT .../roles` neither adds nor removes them.
+ */
+export const PlanRoleGrantSchema = z.object({
+  role_id: z.uuid(),
+  role_name: z.string(),
+  subscription_id: z.uuid(),
+  plan_id: z.uuid().nullable(),
+  plan_name: z.string().nullable(),
+  granted_at: z.iso.datetime(),
+});
+/** @public Part of the contract for API clients, though no code of this repository names it. */
+export type PlanRoleGrant = z.infer<typeof PlanRoleGrantSchema>;
+export const PlanRoleGrantsSchema = pageOf(PlanRoleGrantSchema);
+export type PlanRoleGrants = z.infer<typeof PlanRoleGrantsSchema>;
+
 /** `POST /authorization/role-permission`: adds one permission to a role. */
 export const RolePermissionCreateSchema = z.object({ role_id: IdSchema, permission_id: IdSchema });
 export type RolePermissionCreate = z.infer<typeof RolePermissionCreateSchema>;

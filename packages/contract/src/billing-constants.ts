@@ -23,6 +23,10 @@ export const PLAN_NAME_MAX = 100;
 export const PLAN_DESCRIPTION_MAX = 2000;
 export const PLAN_FEATURES_MAX = 50;
 export const PLAN_FEATURE_MAX_LENGTH = 200;
+/** Roles one plan may grant (decision 046). */
+export const PLAN_ROLES_MAX = 50;
+/** The longest a sandbox clock moves in one call: three years, so one call renews at most 36 monthly periods. */
+export const SANDBOX_ADVANCE_MAX_SECONDS = 3 * 366 * 24 * 60 * 60;
 /** Largest price a plan may have: ten digits before the point fit numeric(12, 2). */
 export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
@@ -66,6 +70,8 @@ export const billingMessages = {
   webhookSignatureInvalid: 'Invalid webhook signature',
   webhookPayloadInvalid: 'Invalid webhook payload',
   paymentIntentNotFound: 'Payment intent not found',
+  planRolesTooMany: `A plan grants at most ${PLAN_ROLES_MAX} roles`,
+  sandboxClockSeconds: `seconds must be a whole number from 1 to ${SANDBOX_ADVANCE_MAX_SECONDS}`,
   sandboxOnly: 'This endpoint exists only when the sandbox payment provider is active',
   cardNumberInvalid: 'Your card number is invalid.',
   cardExpiryInvalid: "Your card's expiration date is in the past.",

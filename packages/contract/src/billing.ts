@@ -8,6 +8,8 @@ import {
   PLAN_DESCRIPTION_MAX,
   PLAN_FEATURES_MAX,
   PLAN_FEATURE_MAX_LENGTH,
+  PLAN_ROLES_MAX,
+  SANDBOX_ADVANCE_MAX_SECONDS,
   PRICE_PATTERN,
   billingMessages,
 } from './billing-constants.js';
@@ -45,6 +47,11 @@ const FeaturesSchema = z
   .transform((items) => items.map((item) => item.trim()).filter((item) => item !== ''))
   .refine((items) => items.length <= PLAN_FEATURES_MAX, `A plan has at most ${PLAN_FEATURES_MAX} features`);
 
+/** The roles a plan grants while paid for (decision 046); repeated ids count once. */
+const PlanRoleIdsSchema = z
+  .array(z.uuid({ error: 'Invalid role id' }), { error: 'role_ids must be a list of role ids' })
+  .max(PLAN_ROLES_MAX, billingMessages.planRolesTooMany);
+
 /** `POST /subscriptions/plans` */
 export const PlanCreateSchema = z.object({
   name: PlanNameSchema,
@@ -53,6 +60,7 @@ export const PlanCreateSchema = z.object({
   billing_period: BillingPeriodSchema,
   features: FeaturesSchema,
   is_active: z.boolean().default(true),
+  role_ids: PlanRoleIdsSchema.default([]),
 });
 export type PlanCreate = z.infer<typeof PlanCreateSchema>;
 
@@ -64,6 +72,7 @@ export const PlanUpdateSchema = z.object({
   billing_period: BillingPeriodSchema.optional(),
   features: FeaturesSchema.optional(),
   is_active: z.boolean().optional(),
+  role_ids: PlanRoleIdsSchema.optional(),
 });
 export type PlanUpdate = z.infer<typeof PlanUpdateSchema>;
 
@@ -77,6 +86,9 @@ export const PlanSchema = z.object({
   billing_period: BillingPeriodSchema,
   features: z.array(z.string()),
   is_active: z.boolean(),
+  /** The roles a subscriber holds while the plan is paid for, by id and (for the plan card) by name. */
+  role_ids: z.array(z.uuid()),
+  roles: z.array(z.object({ id: z.uuid(), name: z.string() })),
   /** The provider's price for the current amount, once `update-stripe-price` has made one. */
   provider_price_id: z.string().nullable(),
   created_at: z.iso.datetime(),
@@ -186,6 +198,8 @@ export const BillingConfigSchema = z.object({
   provider: z.enum(PAYMENT_PROVIDERS),
   publishable_key: z.string().nullable(),
   currency: z.string(),
+  /** Whether `POST /subscriptions/sandbox/advance` exists: the sandbox, outside production. */
+  sandbox_clock: z.boolean(),
 });
 export type BillingConfig = z.infer<typeof BillingConfigSchema>;
 
@@ -255,3 +269,25 @@ export function passesLuhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+/** `POST /subscriptions/sandbox/advance`: moves one customer's billing time forward (sandbox only). */
+export const SandboxAdvanceSchema = z.object({
+  user_id: z.uuid({ error: 'Invalid user id' }),
+  seconds: z
+    .number({ error: billingMessages.sandboxClockSeconds })
+    .int(billingMessages.sandboxClockSeconds)
+    .min(1, billingMessages.sandboxClockSeconds)
+    .max(SANDBOX_ADVANCE_MAX_SECONDS, billingMessages.sandboxClockSeconds),
+});
+export type SandboxAdvance = z.infer<typeof SandboxAdvanceSchema>;
+
+export const SandboxAdvanceResultSchema = z.object({
+  user_id: z.uuid(),
+  /** How far this customer's billing time now runs ahead of the real clock. */
+  offset_seconds: z.number().int(),
+  /** The customer's billing time after the move. */
+  billing_time: z.iso.datetime(),
+  /** Renewals, retries and period ends the move ran. */
+  handled: z.number().int(),
+  subscription: SubscriptionSchema.nullable(),
+});
+export type SandboxAdvanceResult = z.infer<typeof SandboxAdvanceResultSchema>;

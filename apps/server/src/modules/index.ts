@@ -21,6 +21,7 @@ import { createPaymentMethodsService } from './billing/payment-methods.service.j
 import { createPlansService } from './billing/plans.service.js';
 import { createRenewalWorker } from './billing/renewal.worker.js';
 import { createSandboxProvider, type SandboxProvider } from './billing/sandbox.provider.js';
+import { createSandboxClock } from './billing/sandbox-clock.js';
 import { createSubscriptionsService } from './billing/subscriptions.service.js';
 import { createWebhooksService } from './billing/webhooks.service.js';
 import { createContactService } from './contact/contact.service.js';
@@ -81,15 +82,25 @@ async function createBilling(
   const customers = createCustomerAccounts(billingDeps);
   const webhooks = createWebhooksService(billingDeps);
   handleEvent = webhooks.handleEvent;
+  const renewals = createRenewalWorker({ ...billingDeps, metrics });
+  // Test clocks (decision 046): the sandbox only, and never in production.
+  const sandboxClockLive = sandbox !== undefined && config.environment !== 'production';
   return {
     /** Undefined with Stripe live: the sandbox routes then answer 404. */
     sandbox,
     customers,
     plans: createPlansService(billingDeps),
     paymentMethods: createPaymentMethodsService({ ...billingDeps, customers }),
-    subscriptions: createSubscriptionsService({ ...billingDeps, customers }),
+    subscriptions: createSubscriptionsService({ ...billingDeps, customers, sandboxClockLive }),
     webhooks,
-    renewals: createRenewalWorker({ ...billingDeps, metrics }),
+    renewals,
+    sandboxClock: createSandboxClock({
+      db: shared.db,
+      clock: shared.clock,
+      audit: shared.audit,
+      live: sandboxClockLive,
+      runDueFor: renewals.runDueFor,
+    }),
   };
 }
 
@@ -121,7 +132,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
 
   const sessions = createSessionService({ db, config, clock, audit, wakeMailer });
   const credentials = createCredentials({ clock, sessions });
-  const billing = await createBilling(config, { db, clock, log, hasPermission, metrics: deps.metrics });
+  const billing = await createBilling(config, { db, clock, log, hasPermission, audit, metrics: deps.metrics });
   const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });
   const users = createUsersService({
     db,

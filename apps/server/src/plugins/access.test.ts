@@ -130,6 +130,8 @@ const SUPERUSER_OPERATIONS = new Set([
   'POST /api/v1/sso/connections',
   'PUT /api/v1/sso/connections/{connection_id}',
   'DELETE /api/v1/sso/connections/{connection_id}',
+  // The sandbox's test clock moves a customer's billing time (decision 046).
+  'POST /api/v1/subscriptions/sandbox/advance',
 ]);
 
 /** Answers fixed by a business rule rather than access, with the reason. */

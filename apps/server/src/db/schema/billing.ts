@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, timestamptz } from './columns.js';
+import { roles } from './authz.js';
 import { users } from './users.js';
 
 /** Money columns: exact decimals, read by Drizzle as strings and never as floats. */
@@ -36,6 +37,20 @@ export const plans = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check('plans_price_positive', sql`${t.price} > 0`)],
+);
+
+/** The roles a plan grants its subscribers while they pay (decision 046). */
+export const planRoles = pgTable(
+  'plan_roles',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.roleId] }), index('plan_roles_role_idx').on(t.roleId)],
 );
 
 /** The provider's customer for a user, one per provider (switching provider starts afresh). */
@@ -143,6 +158,44 @@ export const transactions = pgTable(
   },
   (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt, t.id)],
 );
+
+/**
+ * Roles a user holds because a subscription is paid for, beside the roles assigned by hand
+ * (`user_roles`); what a user holds is the union of the two (decision 046). One row per role and
+ * subscription: written and removed only by billing, in the transaction that changes the subscription.
+ */
+export const planRoleGrants = pgTable(
+  'plan_role_grants',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subscriptionId, t.roleId] }),
+    index('plan_role_grants_user_role_idx').on(t.userId, t.roleId),
+    index('plan_role_grants_role_idx').on(t.roleId),
+  ],
+);
+
+/**
+ * The sandbox's test clocks: how far one customer's billing time runs ahead of the real clock
+ * (`POST /subscriptions/sandbox/advance`, never with Stripe or in production).
+ */
+export const sandboxClocks = pgTable('sandbox_clocks', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  offsetSeconds: bigint('offset_seconds', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 /** Every provider event applied, by id, written in the same transaction as its effect. */
 export const billingEvents = pgTable('billing_events', {

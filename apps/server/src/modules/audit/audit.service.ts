@@ -53,6 +53,28 @@ export function createAuditService(deps: { db: Database; clock: Clock }) {
       });
     },
 
+    /**
+     * For changes no signed-in request makes, or made on someone's behalf: the renewal worker and
+     * provider events record with no actor, a subscriber's own subscribe or cancel with that user.
+     */
+    async recordAs(
+      tx: DbOrTx,
+      actor: { id: string; email: string; ip: string | null } | null,
+      change: AuditChange,
+    ): Promise<void> {
+      await insertAuditEntry(tx, {
+        actorId: actor?.id ?? null,
+        actorEmail: actor?.email ?? null,
+        action: change.action,
+        targetType: change.targetType,
+        targetId: change.targetId,
+        before: change.before,
+        after: change.after,
+        ip: actor?.ip ?? null,
+        createdAt: clock.now(),
+      });
+    },
+
     async list(query: AuditQuery): Promise<AuditEntries> {
       const page = await listAuditEntries(
         db,

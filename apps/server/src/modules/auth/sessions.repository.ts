@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { prepareArrayRows } from '../../db/array-rows.js';
 import type { Database, DbOrTx } from '../../db/client.js';
-import { knownDevices, roles, sessions, userRoles, users } from '../../db/schema/index.js';
+import { knownDevices, planRoleGrants, roles, sessions, userRoles, users } from '../../db/schema/index.js';
 import type { SessionUser } from '../../lib/auth-context.js';
 
 /**
@@ -74,8 +74,11 @@ export interface LiveSession {
 export function prepareFindLiveSession(db: Database) {
   const roleNames = sql<string[]>`coalesce((
     select array_agg(${roles.name} order by ${roles.name})
-    from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId}
-    where ${userRoles.userId} = ${users.id}), '{}')`;
+    from ${roles}
+    where ${roles.id} in (
+      select ${userRoles.roleId} from ${userRoles} where ${userRoles.userId} = ${users.id}
+      union all
+      select ${planRoleGrants.roleId} from ${planRoleGrants} where ${planRoleGrants.userId} = ${users.id})), '{}')`;
   const query = db
     .select({
       id: users.id,

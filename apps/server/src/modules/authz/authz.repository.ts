@@ -1,8 +1,18 @@
 import type { PaginationQuery } from '@dataplatform/contract';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
-import { permissions, rolePermissions, roles, userRoles, users } from '../../db/schema/index.js';
+import {
+  permissions,
+  planRoleGrants,
+  plans,
+  rolePermissions,
+  roles,
+  subscriptions,
+  userRoles,
+  users,
+} from '../../db/schema/index.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 export type PermissionRow = typeof permissions.$inferSelect;
@@ -190,35 +200,65 @@ export async function deleteRolePermissionsExcept(
 }
 
 // Checks made on every guarded request: one indexed query each, nothing cached, so a revoked role
-// or permission stops working on the very next request.
+// or permission stops working on the very next request. A user holds the roles assigned by hand and
+// those a paid subscription grants (decision 046): the union of `user_roles` and `plan_role_grants`.
+
+/** The ids of the roles the user holds, either way, as a subquery. */
+function heldRoles(db: DbOrTx, userId: string) {
+  return union(
+    db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId)),
+    db.select({ roleId: planRoleGrants.roleId }).from(planRoleGrants).where(eq(planRoleGrants.userId, userId)),
+  ).as('held');
+}
 
 export async function userHasPermission(db: DbOrTx, userId: string, permissionName: string): Promise<boolean> {
+  const held = heldRoles(db, userId);
   const rows = await db
     .select({ one: sql<number>`1` })
-    .from(userRoles)
-    .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
+    .from(held)
+    .innerJoin(rolePermissions, eq(rolePermissions.roleId, held.roleId))
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(and(eq(userRoles.userId, userId), eq(permissions.name, permissionName)))
+    .where(eq(permissions.name, permissionName))
     .limit(1);
   return rows.length > 0;
 }
 
 export async function userHasRole(db: DbOrTx, userId: string, roleName: string): Promise<boolean> {
+  const held = heldRoles(db, userId);
   const rows = await db
     .select({ one: sql<number>`1` })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(eq(userRoles.userId, userId), eq(roles.name, roleName)))
+    .from(held)
+    .innerJoin(roles, eq(roles.id, held.roleId))
+    .where(eq(roles.name, roleName))
     .limit(1);
   return rows.length > 0;
 }
 
 export async function listRoleNamesOfUser(db: DbOrTx, userId: string): Promise<string[]> {
+  const held = heldRoles(db, userId);
   const rows = await db
     .select({ name: roles.name })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, userId))
+    .from(held)
+    .innerJoin(roles, eq(roles.id, held.roleId))
     .orderBy(asc(roles.name));
   return rows.map((row) => row.name);
+}
+
+/** The roles the user holds through subscriptions, with the plan of each (the console's roles tab). */
+export async function listPlanGrantsOfUser(db: DbOrTx, userId: string) {
+  return db
+    .select({
+      roleId: roles.id,
+      roleName: roles.name,
+      subscriptionId: planRoleGrants.subscriptionId,
+      planId: plans.id,
+      planName: plans.name,
+      grantedAt: planRoleGrants.createdAt,
+    })
+    .from(planRoleGrants)
+    .innerJoin(roles, eq(roles.id, planRoleGrants.roleId))
+    .innerJoin(subscriptions, eq(subscriptions.id, planRoleGrants.subscriptionId))
+    .leftJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(planRoleGrants.userId, userId))
+    .orderBy(asc(roles.name), asc(roles.id));
 }

@@ -13,6 +13,7 @@ import {
   RolePermissionCreateSchema,
   RolePermissionPublicSchema,
   RolePublicSchema,
+  PlanRoleGrantsSchema,
   RolesPublicSchema,
   RoleUpdateSchema,
   UserIdParamsSchema,
@@ -248,6 +249,21 @@ export const authzRoutes: FastifyPluginAsyncZod<{ authz: AuthzService }> = async
       },
     },
     async (request) => authz.rolesOfUser(request.params.user_id),
+  );
+
+  app.get(
+    '/authorization/user/:user_id/plan-roles',
+    {
+      config: readAccess(),
+      schema: {
+        operationId: 'authorization_list_user_plan_roles',
+        tags,
+        summary: 'Roles a user holds because a subscription is paid for, with the plan of each (not hand assignments)',
+        params: UserIdParamsSchema,
+        response: { 200: PlanRoleGrantsSchema, ...missing, ...denied },
+      },
+    },
+    async (request) => authz.planRolesOfUser(request.params.user_id),
   );
 
   app.put(

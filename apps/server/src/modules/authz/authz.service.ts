@@ -6,6 +6,7 @@ import {
   userMessages,
   type IdSet,
   type PaginationQuery,
+  type PlanRoleGrants,
   type PermissionCreate,
   type PermissionName,
   type PermissionPublic,
@@ -43,6 +44,7 @@ import {
   keyShareRoles,
   listPermissions,
   listPermissionsOfRole,
+  listPlanGrantsOfUser,
   listRoleIdsOfPermission,
   listRoleNamesOfUser,
   listRoles,
@@ -260,6 +262,23 @@ export function createAuthzService(deps: { db: Database; clock: Clock; audit: Au
       if (!(await findUserById(db, userId))) throw notFound(userMessages.notFound);
       const rows = await listRolesOfUser(db, userId);
       return wholeList(rows, toRolePublic);
+    },
+
+    /**
+     * The roles the user holds because a subscription is paid for (decision 046). They come and go
+     * with the subscription; the hand assignments above neither include nor remove them.
+     */
+    async planRolesOfUser(userId: string): Promise<PlanRoleGrants> {
+      if (!(await findUserById(db, userId))) throw notFound(userMessages.notFound);
+      const rows = await listPlanGrantsOfUser(db, userId);
+      return wholeList(rows, (row) => ({
+        role_id: row.roleId,
+        role_name: row.roleName,
+        subscription_id: row.subscriptionId,
+        plan_id: row.planId,
+        plan_name: row.planName,
+        granted_at: row.grantedAt.toISOString(),
+      }));
     },
 
     async addUserRole(actor: Actor, body: UserRoleCreate): Promise<UserRolePublic> {

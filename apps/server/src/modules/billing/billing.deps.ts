@@ -3,6 +3,7 @@ import type { BillingConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import type { HasPermission } from '../../lib/auth-context.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { PaymentProvider } from './payment-provider.js';
 
 /** What every billing service is built from. */
@@ -13,4 +14,6 @@ export interface BillingDeps {
   provider: PaymentProvider;
   log: FastifyBaseLogger;
   hasPermission: HasPermission;
+  /** Plan grants and withdrawals of roles are audited (decision 046). */
+  audit: AuditService;
 }

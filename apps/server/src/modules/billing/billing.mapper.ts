@@ -1,11 +1,11 @@
 import type { PaymentMethod, Plan, Subscription, Transaction } from '@dataplatform/contract';
 import { normalizeDecimal } from '../../lib/money.js';
 import type { PaymentMethodRow } from './payment-methods.repository.js';
-import type { PlanRow } from './plans.repository.js';
+import type { PlanRoleRef, PlanRow } from './plans.repository.js';
 import type { SubscriptionWithPlan } from './subscriptions.repository.js';
 import type { TransactionRow } from './transactions.repository.js';
 
-export function toPlan(row: PlanRow): Plan {
+export function toPlan(row: PlanRow, roles: PlanRoleRef[]): Plan {
   return {
     id: row.id,
     name: row.name,
@@ -15,6 +15,8 @@ export function toPlan(row: PlanRow): Plan {
     billing_period: row.billingPeriod,
     features: row.features,
     is_active: row.isActive,
+    role_ids: roles.map((role) => role.id),
+    roles: roles.map((role) => ({ id: role.id, name: role.name })),
     provider_price_id: row.providerPriceId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -34,10 +36,10 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethod {
   };
 }
 
-export function toSubscription(row: SubscriptionWithPlan): Subscription {
+export function toSubscription(row: SubscriptionWithPlan, planRoles: PlanRoleRef[]): Subscription {
   return {
     id: row.id,
-    plan: toPlan(row.plan),
+    plan: toPlan(row.plan, planRoles),
     status: row.status,
     current_period_start: row.currentPeriodStart.toISOString(),
     current_period_end: row.currentPeriodEnd.toISOString(),

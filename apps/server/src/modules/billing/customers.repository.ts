@@ -58,3 +58,15 @@ export async function releaseChargeLease(db: DbOrTx, userId: string, provider: P
     .set({ chargeLeaseUntil: null })
     .where(and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)));
 }
+
+/** Forgets a customer the provider deleted; answers the row it removed. */
+export async function deleteCustomerByProviderId(
+  db: DbOrTx,
+  providerCustomerId: string,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .delete(billingCustomers)
+    .where(eq(billingCustomers.providerCustomerId, providerCustomerId))
+    .returning();
+  return row;
+}

@@ -10,7 +10,7 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { PlansService } from './plans.service.js';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
 
@@ -63,7 +63,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
         response: { 200: PlanSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
       },
     },
-    async (request) => plans.update(request.params.plan_id, request.body),
+    async (request) => plans.update(currentActor(request), request.params.plan_id, request.body),
   );
 
   app.delete(

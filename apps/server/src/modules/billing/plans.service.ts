@@ -1,4 +1,5 @@
 import {
+  authzMessages,
   billingMessages,
   PERMISSIONS,
   type Plan,
@@ -6,10 +7,11 @@ import {
   type Plans,
   type PlanUpdate,
 } from '@dataplatform/contract';
-import { conflict, isCheckViolation, notFound } from '../../lib/errors.js';
+import type { DbOrTx } from '../../db/client.js';
+import { conflict, fieldError, isCheckViolation, notFound } from '../../lib/errors.js';
 import { normalizeDecimal, toMinor } from '../../lib/money.js';
 import { wholeList } from '../../lib/pagination.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { Actor, AuthContext } from '../../lib/auth-context.js';
 import type { BillingDeps } from './billing.deps.js';
 import { stripeInterval } from './billing-periods.js';
 import { toPlan } from './billing.mapper.js';
@@ -18,43 +20,78 @@ import {
   deletePlan,
   findPlan,
   insertPlan,
+  keyShareRoleIds,
   listPlans,
+  listRolesOfPlans,
+  lockLiveSubscriptionsOfPlan,
+  replacePlanRoles,
   updatePlan,
+  type PlanRow,
 } from './plans.repository.js';
+import { listPlanRoleIds, syncPlanGrants } from './plan-grants.js';
 
 export function createPlansService(deps: BillingDeps) {
-  const { db, clock, config, provider, hasPermission } = deps;
+  const { db, clock, config, provider, hasPermission, audit } = deps;
 
+  async function withRoles(tx: DbOrTx, row: PlanRow): Promise<Plan> {
+    return toPlan(row, (await listRolesOfPlans(tx, [row.id])).get(row.id) ?? []);
+  }
+
+  /**
+   * Sets the plan's roles to `roleIds` (repeats count once); an unknown id is a 422 naming its
+   * position. The roles are key-share locked, so a concurrent role delete waits (decision 009).
+   */
+  async function setRoles(tx: DbOrTx, planId: string, roleIds: string[]): Promise<boolean> {
+    const wanted = [...new Set(roleIds)].sort();
+    const found = await keyShareRoleIds(tx, wanted);
+    const missing = roleIds.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw fieldError(['body', 'role_ids', missing], authzMessages.unknownRole(roleIds[missing]!));
+    const before = await listPlanRoleIds(tx, planId);
+    if (before.length === wanted.length && before.every((id, index) => id === wanted[index])) return false;
+    await replacePlanRoles(tx, planId, wanted);
+    return true;
+  }
   return {
     /** Everyone signed in sees active plans; plan managers (superusers) also the inactive ones. */
     async list(auth: AuthContext): Promise<Plans> {
       const includeInactive = await hasPermission(auth, PERMISSIONS.plansWrite);
       const rows = await listPlans(db, { includeInactive });
-      return wholeList(rows, toPlan);
+      const roles = await listRolesOfPlans(
+        db,
+        rows.map((row) => row.id),
+      );
+      return wholeList(rows, (row) => toPlan(row, roles.get(row.id) ?? []));
     },
 
     async create(body: PlanCreate): Promise<Plan> {
-      const row = await insertPlan(db, {
-        name: body.name,
-        description: body.description,
-        price: normalizeDecimal(body.price),
-        currency: config.currency,
-        billingPeriod: body.billing_period,
-        features: body.features,
-        isActive: body.is_active,
+      return db.transaction(async (tx) => {
+        const row = await insertPlan(tx, {
+          name: body.name,
+          description: body.description,
+          price: normalizeDecimal(body.price),
+          currency: config.currency,
+          billingPeriod: body.billing_period,
+          features: body.features,
+          isActive: body.is_active,
+        });
+        await setRoles(tx, row.id, body.role_ids);
+        return withRoles(tx, row);
       });
-      return toPlan(row);
     },
 
-    async update(id: string, body: PlanUpdate): Promise<Plan> {
-      const updated = await db.transaction(async (tx) => {
+    /**
+     * Changes the plan; new `role_ids` reach its live subscribers in the same transaction (each
+     * grant and withdrawal audited with the cause `plan_roles_changed`).
+     */
+    async update(actor: Actor, id: string, body: PlanUpdate): Promise<Plan> {
+      return db.transaction(async (tx) => {
         const before = await findPlan(tx, id, 'update');
         if (!before) throw notFound(billingMessages.planNotFound);
         const price = body.price === undefined ? undefined : normalizeDecimal(body.price);
         const priceChanged =
           (price !== undefined && toMinor(price) !== toMinor(before.price)) ||
           (body.billing_period !== undefined && body.billing_period !== before.billingPeriod);
-        return updatePlan(tx, id, {
+        const updated = await updatePlan(tx, id, {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(price !== undefined ? { price } : {}),
@@ -65,10 +102,16 @@ export function createPlansService(deps: BillingDeps) {
           ...(priceChanged ? { providerPriceId: null } : {}),
           updatedAt: clock.now(),
         });
+        // The row is locked above, so this holds; the check keeps a vanished row a 404, never a 500.
+        if (!updated) throw notFound(billingMessages.planNotFound);
+        if (body.role_ids !== undefined && (await setRoles(tx, id, body.role_ids))) {
+          const by = { id: actor.user.id, email: actor.user.email, ip: actor.ip };
+          for (const subscription of await lockLiveSubscriptionsOfPlan(tx, id)) {
+            await syncPlanGrants(tx, audit, { subscription, cause: 'plan_roles_changed', actor: by });
+          }
+        }
+        return withRoles(tx, updated);
       });
-      // The row is locked above, so this holds; the check keeps a vanished row a 404, never a 500.
-      if (!updated) throw notFound(billingMessages.planNotFound);
-      return toPlan(updated);
     },
 
     /** Refused while anyone is subscribed: deactivating is the way to retire such a plan. */
@@ -113,7 +156,7 @@ export function createPlansService(deps: BillingDeps) {
       });
       // The row is locked above, so this holds; the check keeps a vanished row a 404, never a 500.
       if (!updated) throw notFound(billingMessages.planNotFound);
-      return toPlan(updated);
+      return withRoles(db, updated);
     },
   };
 }

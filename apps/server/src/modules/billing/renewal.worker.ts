@@ -17,8 +17,11 @@ import {
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 import { insertTransaction } from './transactions.repository.js';
+import { syncPlanGrants, type GrantCause } from './plan-grants.js';
 
 const BATCH_SIZE = 20;
+/** Renewals and retries one sandbox clock move may run: more than three years of monthly periods and their retries. */
+const MAX_STEPS_PER_ADVANCE = 400;
 
 /**
  * Renews subscriptions whose period has ended: charges the default card, extends the period and
@@ -28,7 +31,7 @@ const BATCH_SIZE = 20;
  * lease, and each attempt's charge carries an idempotency key, so a period is never charged twice.
  */
 export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetrics }) {
-  const { db, clock, config, provider, log, metrics } = deps;
+  const { db, clock, config, provider, log, metrics, audit } = deps;
   const retryDelaysMs = config.renewal.retryDelaysMs;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -72,18 +75,29 @@ export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetric
     });
   }
 
-  async function renew(claimed: SubscriptionRow): Promise<void> {
-    const now = clock.now();
+  /** Writes the subscription's new state and brings the roles it grants in line with it. */
+  async function moveTo(
+    tx: DbOrTx,
+    id: string,
+    values: Parameters<typeof updateSubscription>[2],
+    cause: GrantCause,
+  ): Promise<void> {
+    const subscription = await updateSubscription(tx, id, values);
+    await syncPlanGrants(tx, audit, { subscription, cause, actor: null });
+  }
+
+  /** Handles one claimed subscription at `now` (the real clock, or a sandbox customer's test clock). */
+  async function renew(claimed: SubscriptionRow, now: Date): Promise<void> {
     const release = { claimId: null, claimExpiresAt: null, updatedAt: now };
 
     if (claimed.cancelAtPeriodEnd) {
       await settle(claimed, async (tx, current) => {
-        await updateSubscription(tx, current.id, {
-          ...release,
-          status: 'canceled',
-          canceledAt: current.currentPeriodEnd,
-          nextAttemptAt: null,
-        });
+        await moveTo(
+          tx,
+          current.id,
+          { ...release, status: 'canceled', canceledAt: current.currentPeriodEnd, nextAttemptAt: null },
+          'period_ended',
+        );
       });
       return;
     }
@@ -109,24 +123,31 @@ export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetric
       if (result.status === 'succeeded') {
         const periodStart = current.currentPeriodEnd;
         const periodEnd = addBillingPeriod(periodStart, plan.billingPeriod);
-        await updateSubscription(tx, current.id, {
-          ...release,
-          status: 'active',
-          currentPeriodStart: periodStart,
-          currentPeriodEnd: periodEnd,
-          failedAttempts: 0,
-          nextAttemptAt: periodEnd,
-        });
+        await moveTo(
+          tx,
+          current.id,
+          {
+            ...release,
+            status: 'active',
+            currentPeriodStart: periodStart,
+            currentPeriodEnd: periodEnd,
+            failedAttempts: 0,
+            nextAttemptAt: periodEnd,
+          },
+          'renewed',
+        );
         return;
       }
       const failedAttempts = current.failedAttempts + 1;
       const retryDelay = retryDelaysMs[failedAttempts - 1];
-      await updateSubscription(
+      // Past due keeps the roles while retries remain; the last failure ends the subscription and them.
+      await moveTo(
         tx,
         current.id,
         retryDelay === undefined
           ? { ...release, status: 'canceled', canceledAt: now, failedAttempts, nextAttemptAt: null }
           : { ...release, status: 'past_due', failedAttempts, nextAttemptAt: new Date(now.getTime() + retryDelay) },
+        'renewal_failed',
       );
     });
     if (!recorded) return;
@@ -135,21 +156,27 @@ export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetric
     if (result.status === 'failed') metrics.renewalFailed('payment_failed');
   }
 
-  /** Renews everything due now; answers how many subscriptions it handled. */
-  async function runOnce(): Promise<number> {
+  /**
+   * Renews everything due at `at()` (of one user when `userId` is given); answers how many
+   * subscriptions it handled. The claim's lease runs on the real clock whatever time is billed.
+   */
+  async function runDue(at: () => Date, userId?: string): Promise<number> {
     let handled = 0;
     for (;;) {
-      const now = clock.now();
+      const now = at();
+      const leaseStart = clock.now();
       const claimId = randomUUID();
       const claimed = await claimDueSubscriptions(db, {
         now,
+        leaseNow: leaseStart,
         claimId,
-        claimExpiresAt: new Date(now.getTime() + config.renewal.claimMs),
+        claimExpiresAt: new Date(leaseStart.getTime() + config.renewal.claimMs),
         limit: BATCH_SIZE,
+        userId,
       });
       for (const subscription of claimed) {
         try {
-          await renew(subscription);
+          await renew(subscription, now);
         } catch (error) {
           // The claim runs out and another pass retries with the same idempotency key.
           log.error({ err: error, subscriptionId: subscription.id }, 'renewal failed');
@@ -159,9 +186,18 @@ export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetric
       }
       // A stop lets this batch finish (each subscription charged and recorded, or released) and
       // claims no other: what is left stays due for the next pass of any instance.
+      if (userId !== undefined) {
+        // One customer has at most one live subscription: claim again until nothing is due at its
+        // time (several periods or retries may fall inside one move), within a fixed bound.
+        if (claimed.length === 0 || handled >= MAX_STEPS_PER_ADVANCE) return handled;
+        continue;
+      }
       if (claimed.length < BATCH_SIZE || stopping) return handled;
     }
   }
+
+  /** Renews everything due now; answers how many subscriptions it handled. */
+  const runOnce = (): Promise<number> => runDue(() => clock.now());
 
   /** Joins a run in progress rather than starting a second one in this instance. */
   function drain(): Promise<number> {
@@ -191,6 +227,11 @@ export function createRenewalWorker(deps: BillingDeps & { metrics: ServiceMetric
 
   return {
     runOnce,
+    /**
+     * The sandbox's test clock (decision 046): runs what is due for one user at that user's billing
+     * time `now`, through the same renewal code as the worker's passes.
+     */
+    runDueFor: (userId: string, now: Date): Promise<number> => runDue(() => now, userId),
     start() {
       if (!stopped) return;
       stopped = false;

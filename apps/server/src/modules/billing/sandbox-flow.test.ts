@@ -31,6 +31,7 @@ describe('billing on the sandbox provider', () => {
       provider: 'sandbox',
       publishable_key: null,
       currency: 'usd',
+      sandbox_clock: true,
     });
     expect((await ctx.app.inject({ method: 'GET', url: `${API}/config` })).statusCode).toBe(401);
   });

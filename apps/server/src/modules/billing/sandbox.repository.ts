@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { sandboxPaymentIntents, sandboxPaymentMethods } from '../../db/schema/index.js';
+import { sandboxClocks, sandboxPaymentIntents, sandboxPaymentMethods } from '../../db/schema/index.js';
 
 export type SandboxPaymentMethodRow = typeof sandboxPaymentMethods.$inferSelect;
 export type SandboxPaymentIntentRow = typeof sandboxPaymentIntents.$inferSelect;
@@ -72,4 +72,27 @@ export async function claimSandboxPaymentIntent(db: DbOrTx, id: string): Promise
     .where(and(eq(sandboxPaymentIntents.id, id), eq(sandboxPaymentIntents.status, 'requires_payment_method')))
     .returning();
   return claimed;
+}
+
+/** How far the customer's sandbox billing time runs ahead of the real clock, in seconds (0 if never moved). */
+export async function readClockOffset(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ offsetSeconds: sandboxClocks.offsetSeconds })
+    .from(sandboxClocks)
+    .where(eq(sandboxClocks.userId, userId))
+    .limit(1);
+  return row?.offsetSeconds ?? 0;
+}
+
+/** Moves the customer's clock `seconds` further ahead, atomically; answers the new offset. */
+export async function advanceClockOffset(db: DbOrTx, userId: string, seconds: number, now: Date): Promise<number> {
+  const [row] = await db
+    .insert(sandboxClocks)
+    .values({ userId, offsetSeconds: seconds, updatedAt: now })
+    .onConflictDoUpdate({
+      target: sandboxClocks.userId,
+      set: { offsetSeconds: sql`${sandboxClocks.offsetSeconds} + ${seconds}`, updatedAt: now },
+    })
+    .returning({ offsetSeconds: sandboxClocks.offsetSeconds });
+  return row!.offsetSeconds;
 }

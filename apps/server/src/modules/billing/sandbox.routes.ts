@@ -1,6 +1,8 @@
 import {
   billingMessages,
   HttpErrorSchema,
+  SandboxAdvanceResultSchema,
+  SandboxAdvanceSchema,
   SandboxCardSchema,
   SandboxConfirmResultSchema,
   SandboxConfirmSchema,
@@ -10,8 +12,9 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../lib/errors.js';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { CustomerAccounts } from './customers.service.js';
+import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxProvider } from './sandbox.provider.js';
 
 const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
@@ -24,7 +27,8 @@ const tags = ['subscriptions'];
 export const sandboxRoutes: FastifyPluginAsyncZod<{
   sandbox: SandboxProvider | undefined;
   customers: CustomerAccounts;
-}> = async (app, { sandbox, customers }) => {
+  sandboxClock: SandboxClock;
+}> = async (app, { sandbox, customers, sandboxClock }) => {
   function live(): SandboxProvider {
     if (!sandbox) throw notFound(billingMessages.sandboxOnly);
     return sandbox;
@@ -74,5 +78,21 @@ export const sandboxRoutes: FastifyPluginAsyncZod<{
       );
       return { id: intent.id, status: intent.status, error_message: intent.errorMessage };
     },
+  );
+
+  app.post(
+    '/subscriptions/sandbox/advance',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        operationId: 'subscriptions_sandbox_advance_clock',
+        tags,
+        summary:
+          "Sandbox only, never in production: move one customer's billing time forward and run what falls due (renewals, retries, period ends)",
+        body: SandboxAdvanceSchema,
+        response: { 200: SandboxAdvanceResultSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => sandboxClock.advance(currentActor(request), request.body),
   );
 };

@@ -87,6 +87,7 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
       provider: 'stripe',
       publishable_key: 'pk_test_stand_in',
       currency: 'usd',
+      sandbox_clock: false,
     });
     const sandboxOnly = await ctx.app.inject({
       method: 'POST',
@@ -95,6 +96,15 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
       payload: { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' },
     });
     expect(sandboxOnly.statusCode).toBe(404);
+    // SANDBOX-CLOCK-2: no test clock where real money moves.
+    const admin = await createUser(ctx, { isSuperuser: true });
+    const clock = await ctx.app.inject({
+      method: 'POST',
+      url: `${API}/sandbox/advance`,
+      headers: admin.headers,
+      payload: { user_id: user.id, seconds: 60 },
+    });
+    expect(clock.statusCode).toBe(404);
   });
 
   it("lets Stripe.js load and talk to Stripe: the page's CSP allows Stripe's origins", async () => {

@@ -1,5 +1,7 @@
 import type { DbOrTx } from '../../db/client.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { addBillingPeriod } from './billing-periods.js';
+import { syncPlanGrants, type GrantActor } from './plan-grants.js';
 import type { PlanRow } from './plans.repository.js';
 import {
   findLiveSubscription,
@@ -10,11 +12,13 @@ import {
 
 /**
  * Puts a user on `plan` for a fresh, paid period starting at `periodStart`: switches the live
- * subscription if there is one (never two live ones), else starts one. Call inside a transaction.
+ * subscription if there is one (never two live ones), else starts one; the plan's roles are granted
+ * (and a previous plan's withdrawn) in the same transaction (decision 046). Call inside a transaction.
  */
 export async function startPaidPeriod(
   tx: DbOrTx,
-  input: { userId: string; plan: PlanRow; periodStart: Date; now: Date },
+  audit: AuditService,
+  input: { userId: string; plan: PlanRow; periodStart: Date; now: Date; actor: GrantActor },
 ): Promise<SubscriptionRow> {
   const periodEnd = addBillingPeriod(input.periodStart, input.plan.billingPeriod);
   const values = {
@@ -29,6 +33,10 @@ export async function startPaidPeriod(
     updatedAt: input.now,
   };
   const live = await findLiveSubscription(tx, input.userId, 'update');
-  if (live) return updateSubscription(tx, live.id, values);
-  return insertSubscription(tx, { userId: input.userId, ...values });
+  const subscription = live
+    ? await updateSubscription(tx, live.id, values)
+    : await insertSubscription(tx, { userId: input.userId, ...values });
+  const cause = live && live.planId !== input.plan.id ? 'plan_switched' : 'subscribed';
+  await syncPlanGrants(tx, audit, { subscription, cause, actor: input.actor });
+  return subscription;
 }

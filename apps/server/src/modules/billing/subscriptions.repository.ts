@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { plans, SUBSCRIPTION_LIVE_STATUSES, subscriptions } from '../../db/schema/index.js';
 import type { PlanRow } from './plans.repository.js';
@@ -65,7 +65,17 @@ export async function updateSubscription(
  */
 export async function claimDueSubscriptions(
   db: DbOrTx,
-  options: { now: Date; claimId: string; claimExpiresAt: Date; limit: number },
+  options: {
+    /** Billing time: what is due by then. */
+    now: Date;
+    /** Real time, against which earlier claims' leases run out. */
+    leaseNow: Date;
+    claimId: string;
+    claimExpiresAt: Date;
+    limit: number;
+    /** Only this user's subscription (the sandbox's test clock). */
+    userId?: string | undefined;
+  },
 ): Promise<SubscriptionRow[]> {
   const due = db
     .select({ id: subscriptions.id })
@@ -73,8 +83,9 @@ export async function claimDueSubscriptions(
     .where(
       and(
         live,
+        options.userId === undefined ? undefined : eq(subscriptions.userId, options.userId),
         lte(subscriptions.nextAttemptAt, options.now),
-        or(isNull(subscriptions.claimExpiresAt), lte(subscriptions.claimExpiresAt, options.now)),
+        or(isNull(subscriptions.claimExpiresAt), lte(subscriptions.claimExpiresAt, options.leaseNow)),
       ),
     )
     .orderBy(subscriptions.nextAttemptAt)
@@ -88,9 +99,23 @@ export async function claimDueSubscriptions(
 }
 
 /** Ends whatever live subscription a user has, at once (account deletion). */
-export async function cancelLiveSubscriptionNow(db: DbOrTx, userId: string, now: Date) {
-  await db
+export async function cancelLiveSubscriptionNow(db: DbOrTx, userId: string, now: Date): Promise<SubscriptionRow[]> {
+  return db
     .update(subscriptions)
     .set({ status: 'canceled', canceledAt: now, nextAttemptAt: null, updatedAt: now, claimId: null })
-    .where(and(eq(subscriptions.userId, userId), live));
+    .where(and(eq(subscriptions.userId, userId), live))
+    .returning();
+}
+
+/** When the user's most recently ended subscription ended, if any did. */
+export async function findLatestEndedAt(db: DbOrTx, userId: string): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ canceledAt: subscriptions.canceledAt })
+    .from(subscriptions)
+    .where(
+      and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'canceled'), isNotNull(subscriptions.canceledAt)),
+    )
+    .orderBy(desc(subscriptions.canceledAt))
+    .limit(1);
+  return row?.canceledAt ?? undefined;
 }

@@ -12,7 +12,7 @@ import {
   ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
 
 const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
@@ -58,7 +58,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         },
       },
     },
-    async (request) => subscriptions.subscribe(currentAuth(request), request.params.plan_id, request.body),
+    async (request) => subscriptions.subscribe(currentActor(request), request.params.plan_id, request.body),
   );
 
   app.get(
@@ -86,7 +86,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         response: { 200: SubscriptionSchema, 404: HttpErrorSchema, ...denied },
       },
     },
-    async (request) => subscriptions.cancel(currentAuth(request)),
+    async (request) => subscriptions.cancel(currentActor(request)),
   );
 
   app.get(

@@ -12,7 +12,8 @@ import {
 import { badRequest, conflict, notFound, paymentRequired } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { isUuid } from '../../lib/uuid.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { Actor, AuthContext } from '../../lib/auth-context.js';
+import type { DbOrTx } from '../../db/client.js';
 import { mapPage } from '../../lib/pagination.js';
 import type { BillingDeps } from './billing.deps.js';
 import { describePlan } from './billing-periods.js';
@@ -23,21 +24,36 @@ import { toSubscription, toTransaction } from './billing.mapper.js';
 import type { CustomerAccounts } from './customers.service.js';
 import { claimChargeLease, findCustomer, releaseChargeLease } from './customers.repository.js';
 import { findOwnPaymentMethod, listPaymentMethods } from './payment-methods.repository.js';
-import { findPlan, type PlanRow } from './plans.repository.js';
+import { findPlan, listRolesOfPlans, type PlanRow } from './plans.repository.js';
+import { syncPlanGrants } from './plan-grants.js';
+import { readClockOffset } from './sandbox.repository.js';
 import { startPaidPeriod } from './subscription-lifecycle.js';
 import {
   cancelLiveSubscriptionNow,
   findLiveSubscription,
   findLiveSubscriptionWithPlan,
   updateSubscription,
+  type SubscriptionWithPlan,
 } from './subscriptions.repository.js';
 import { insertTransaction, listTransactions } from './transactions.repository.js';
 
 /** Keys a client may not set in `provider_metadata`: the server's own. */
 const RESERVED_METADATA = new Set(['user_id', 'plan_id', 'subscription_id', 'purpose', 'transaction_id']);
 
-export function createSubscriptionsService(deps: BillingDeps & { customers: CustomerAccounts }) {
-  const { db, clock, config, provider, customers } = deps;
+export function createSubscriptionsService(
+  deps: BillingDeps & {
+    customers: CustomerAccounts;
+    /** The sandbox, outside production. */ sandboxClockLive: boolean;
+  },
+) {
+  const { db, clock, config, provider, customers, audit, sandboxClockLive } = deps;
+
+  /** Billing time for this customer: the real clock, or with the sandbox, its test clock (decision 046). */
+  async function customerNow(userId: string): Promise<Date> {
+    const now = clock.now();
+    if (provider.name !== 'sandbox') return now;
+    return new Date(now.getTime() + (await readClockOffset(db, userId)) * 1000);
+  }
 
   async function activePlan(planId: string): Promise<PlanRow> {
     const plan = await findPlan(db, planId);
@@ -49,17 +65,22 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
   async function currentWithPlan(userId: string): Promise<Subscription> {
     const current = await findLiveSubscriptionWithPlan(db, userId);
     if (!current) throw notFound(billingMessages.noActiveSubscription);
-    return toSubscription(current);
+    return withPlanRoles(db, current);
   }
 
   return {
     config(): BillingConfig {
-      return { provider: provider.name, publishable_key: provider.publishableKey, currency: config.currency };
+      return {
+        provider: provider.name,
+        publishable_key: provider.publishableKey,
+        currency: config.currency,
+        sandbox_clock: sandboxClockLive,
+      };
     },
 
     async current(auth: AuthContext): Promise<Subscription | null> {
       const current = await findLiveSubscriptionWithPlan(db, auth.user.id);
-      return current ? toSubscription(current) : null;
+      return current ? withPlanRoles(db, current) : null;
     },
 
     /**
@@ -67,7 +88,7 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
      * switches to) the plan. A decline is a 402 with the provider's reason, a failed transaction and
      * no subscription. Switching starts a fresh period at the full price (no proration).
      */
-    async subscribe(auth: AuthContext, planId: string, body: Subscribe): Promise<Subscription> {
+    async subscribe(auth: Actor, planId: string, body: Subscribe): Promise<Subscription> {
       if (body.plan_id !== undefined && body.plan_id !== planId) throw badRequest(billingMessages.planIdMismatch);
       const user = auth.user;
       const plan = await activePlan(planId);
@@ -142,9 +163,16 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
           await insertTransaction(db, { ...base, status: 'failed', errorMessage: result.reason });
           throw paymentRequired(result.reason);
         }
+        const now = await customerNow(user.id);
+        const actor = { id: user.id, email: user.email, ip: auth.ip };
         await db.transaction(async (tx) => {
-          const now = clock.now();
-          const subscription = await startPaidPeriod(tx, { userId: user.id, plan, periodStart: now, now });
+          const subscription = await startPaidPeriod(tx, audit, {
+            userId: user.id,
+            plan,
+            periodStart: now,
+            now,
+            actor,
+          });
           await insertTransaction(tx, { ...base, status: 'succeeded', subscriptionId: subscription.id });
         });
         return await currentWithPlan(user.id);
@@ -153,25 +181,31 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
       }
     },
 
-    /** Cancels at the end of the paid period (it stays active until then); a past-due one ends now. */
-    async cancel(auth: AuthContext): Promise<Subscription> {
+    /**
+     * Cancels at the end of the paid period (it stays active, and its roles held, until then); a
+     * past-due one ends now and its plan's roles go with it.
+     */
+    async cancel(auth: Actor): Promise<Subscription> {
+      const now = await customerNow(auth.user.id);
       const updated = await db.transaction(async (tx) => {
         const live = await findLiveSubscription(tx, auth.user.id, 'update');
         if (!live) throw notFound(billingMessages.noActiveSubscription);
-        const now = clock.now();
         if (live.status === 'past_due') {
-          return updateSubscription(tx, live.id, {
+          const ended = await updateSubscription(tx, live.id, {
             status: 'canceled',
             canceledAt: now,
             nextAttemptAt: null,
             updatedAt: now,
           });
+          const actor = { id: auth.user.id, email: auth.user.email, ip: auth.ip };
+          await syncPlanGrants(tx, audit, { subscription: ended, cause: 'canceled', actor });
+          return ended;
         }
         return updateSubscription(tx, live.id, { cancelAtPeriodEnd: true, updatedAt: now });
       });
       if (updated.status === 'canceled') {
         const plan = (await findPlan(db, updated.planId!))!;
-        return toSubscription({ ...updated, plan });
+        return withPlanRoles(db, { ...updated, plan });
       }
       return currentWithPlan(auth.user.id);
     },
@@ -220,17 +254,28 @@ export function createSubscriptionsService(deps: BillingDeps & { customers: Cust
     },
 
     /**
-     * Before an account goes: its subscription ends (so no renewal can charge it), then its cards are
-     * detached and its customer deleted at the provider. A provider failure stops the deletion.
+     * Before an account goes: its subscription ends (so no renewal can charge it) and its plan's roles
+     * are withdrawn, then its cards are detached and its customer deleted at the provider. A provider
+     * failure stops the deletion.
      */
     async closeAccount(userId: string): Promise<void> {
-      await db.transaction((tx) => cancelLiveSubscriptionNow(tx, userId, clock.now()));
+      await db.transaction(async (tx) => {
+        for (const subscription of await cancelLiveSubscriptionNow(tx, userId, clock.now())) {
+          await syncPlanGrants(tx, audit, { subscription, cause: 'account_deleted', actor: null });
+        }
+      });
       const cards = await listPaymentMethods(db, userId, provider.name);
       for (const card of cards) await provider.detachPaymentMethod(card.providerPaymentMethodId);
       const customer = await findCustomer(db, userId, provider.name);
       if (customer) await provider.deleteCustomer(customer.providerCustomerId);
     },
   };
+}
+
+/** The subscription as the API shows it, its plan with the roles it grants. */
+export async function withPlanRoles(db: DbOrTx, row: SubscriptionWithPlan): Promise<Subscription> {
+  const roles = await listRolesOfPlans(db, [row.plan.id]);
+  return toSubscription(row, roles.get(row.plan.id) ?? []);
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

@@ -10,7 +10,9 @@ import {
 } from './payment-methods.repository.js';
 import { findPlan } from './plans.repository.js';
 import { startPaidPeriod } from './subscription-lifecycle.js';
-import { findLiveSubscription } from './subscriptions.repository.js';
+import { findLatestEndedAt, findLiveSubscription, updateSubscription } from './subscriptions.repository.js';
+import { deleteCustomerByProviderId } from './customers.repository.js';
+import { syncPlanGrants } from './plan-grants.js';
 import { findTransactionByProviderPaymentId, updateTransaction } from './transactions.repository.js';
 import { recordEvent } from './webhooks.repository.js';
 
@@ -29,6 +31,7 @@ type EventEffect =
       card: { brand: string; lastFour: string; expMonth: number; expYear: number };
     }
   | { kind: 'payment_method_detached'; providerPaymentMethodId: string }
+  | { kind: 'customer_deleted'; providerCustomerId: string }
   | { kind: 'none' };
 
 const PAYMENT_STATUS_BY_EVENT: Record<string, TransactionStatus> = {
@@ -63,6 +66,9 @@ export function interpretEvent(event: ProviderEventPayload): EventEffect {
       paymentCreatedAt: fromSeconds(object.created),
     };
   }
+  // The customer is gone at the provider (deleted in its dashboard, say): nothing can be charged, so
+  // the subscription ends now and its plan's roles with it (decision 046).
+  if (event.type === 'customer.deleted') return { kind: 'customer_deleted', providerCustomerId: id };
   if (event.type === 'payment_method.detached') return { kind: 'payment_method_detached', providerPaymentMethodId: id };
   if (event.type === 'payment_method.updated' || event.type === 'payment_method.automatically_updated') {
     const card = object.card as Record<string, unknown> | undefined;
@@ -90,7 +96,7 @@ export function interpretEvent(event: ProviderEventPayload): EventEffect {
  * event older than what a row already reflects changes nothing, so delivery order does not matter.
  */
 export function createWebhooksService(deps: BillingDeps) {
-  const { db, clock, provider, log } = deps;
+  const { db, clock, provider, log, audit } = deps;
 
   async function applyPayment(tx: DbOrTx, effect: Extract<EventEffect, { kind: 'payment' }>, eventAt: Date) {
     const row = await findTransactionByProviderPaymentId(tx, effect.providerPaymentId, 'update');
@@ -114,7 +120,17 @@ export function createWebhooksService(deps: BillingDeps) {
     const periodStart = effect.paymentCreatedAt ?? row.createdAt;
     const live = await findLiveSubscription(tx, row.userId, 'update');
     if (live && live.currentPeriodStart.getTime() >= periodStart.getTime()) return;
-    const subscription = await startPaidPeriod(tx, { userId: row.userId, plan, periodStart, now: clock.now() });
+    // Nor does a payment older than the end of the user's last subscription bring it back (an event
+    // that ended it may have arrived first).
+    const endedAt = live ? undefined : await findLatestEndedAt(tx, row.userId);
+    if (endedAt && endedAt.getTime() >= periodStart.getTime()) return;
+    const subscription = await startPaidPeriod(tx, audit, {
+      userId: row.userId,
+      plan,
+      periodStart,
+      now: clock.now(),
+      actor: null,
+    });
     await updateTransaction(tx, row.id, { subscriptionId: subscription.id });
   }
 
@@ -142,6 +158,23 @@ export function createWebhooksService(deps: BillingDeps) {
     if (row.isDefault) await promoteNewest(tx, row.userId, row.provider);
   }
 
+  async function applyCustomerDeleted(tx: DbOrTx, providerCustomerId: string, eventAt: Date) {
+    const customer = await deleteCustomerByProviderId(tx, providerCustomerId);
+    if (!customer) return;
+    const live = await findLiveSubscription(tx, customer.userId, 'update');
+    // A subscription started after the event was paid for by a customer that still existed then.
+    if (!live || live.currentPeriodStart.getTime() > eventAt.getTime()) return;
+    const now = clock.now();
+    const ended = await updateSubscription(tx, live.id, {
+      status: 'canceled',
+      canceledAt: eventAt,
+      nextAttemptAt: null,
+      claimId: null,
+      updatedAt: now,
+    });
+    await syncPlanGrants(tx, audit, { subscription: ended, cause: 'provider_event', actor: null });
+  }
+
   async function handleEvent(event: ProviderEventPayload): Promise<'applied' | 'duplicate'> {
     const effect = interpretEvent(event);
     const eventAt = new Date(event.created * 1000);
@@ -156,6 +189,7 @@ export function createWebhooksService(deps: BillingDeps) {
       if (effect.kind === 'payment') await applyPayment(tx, effect, eventAt);
       else if (effect.kind === 'payment_method_updated') await applyCardUpdate(tx, effect, eventAt);
       else if (effect.kind === 'payment_method_detached') await applyDetach(tx, effect.providerPaymentMethodId);
+      else if (effect.kind === 'customer_deleted') await applyCustomerDeleted(tx, effect.providerCustomerId, eventAt);
       return 'applied' as const;
     });
     log.info({ eventId: event.id, type: event.type, outcome }, 'billing event');

@@ -1,4 +1,4 @@
-import type { RolesPublic } from '@dataplatform/contract';
+import type { BillingConfig, PlanRoleGrants, RolesPublic, SandboxAdvanceResult } from '@dataplatform/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -37,6 +37,43 @@ export function useAssignUserRoles() {
       assignUserRoles(userId, roleIds),
     onSuccess: async () => {
       showToast('Roles assigned successfully', 'success');
+      await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
+    },
+  });
+}
+
+/** `GET /authorization/user/{user_id}/plan-roles`: roles held because a subscription is paid for. */
+export function planRolesQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: [...userRolesKeys.all, 'plan', userId] as const,
+    queryFn: ({ signal }) =>
+      apiRequest<PlanRoleGrants>({ path: `/authorization/user/${userId}/plan-roles`, signal, admin: true }),
+  });
+}
+
+/** `GET /subscriptions/config`: whether the sandbox's test clock exists here (sandbox, not production). */
+export function billingClockQueryOptions() {
+  return queryOptions({
+    queryKey: ['admin', 'billing-config'] as const,
+    queryFn: ({ signal }) => apiRequest<BillingConfig>({ path: '/subscriptions/config', signal }),
+    staleTime: Infinity,
+  });
+}
+
+/** `POST /subscriptions/sandbox/advance`: one customer's billing time moves on; what falls due runs. */
+export function useAdvanceSandboxClock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, seconds }: { userId: string; seconds: number }) =>
+      apiRequest<SandboxAdvanceResult>({
+        method: 'POST',
+        path: '/subscriptions/sandbox/advance',
+        json: { user_id: userId, seconds },
+        admin: true,
+      }),
+    meta: { errorText: 'Failed to move the billing clock' },
+    onSuccess: async (result) => {
+      showToast(`Billing time is now ${new Date(result.billing_time).toLocaleString()}`, 'success');
       await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
     },
   });

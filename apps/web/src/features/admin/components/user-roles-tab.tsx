@@ -1,5 +1,7 @@
 import type { UserPublic } from '@dataplatform/contract';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
+import Button from '@mui/material/Button';
+import Tooltip from '@mui/material/Tooltip';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
@@ -7,11 +9,55 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { rolesQueryOptions } from '../api/roles.js';
-import { useAssignUserRoles, userRolesQueryOptions } from '../api/user-roles.js';
+import {
+  billingClockQueryOptions,
+  planRolesQueryOptions,
+  useAdvanceSandboxClock,
+  useAssignUserRoles,
+  userRolesQueryOptions,
+} from '../api/user-roles.js';
 import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { UserPicker } from './user-picker.js';
+
+/** Why a plan-held role cannot be removed here: it goes with the subscription (decision 046). */
+const PLAN_ROLE_NOTE = 'Granted by a paid plan: it ends with the subscription and cannot be removed by hand here.';
+
+/** The roles a user holds through a subscription, marked with their plan. */
+function PlanRoleChips({ userId }: { userId: string }) {
+  const grants = useQuery(planRolesQueryOptions(userId));
+  if (!grants.data || grants.data.data.length === 0) return undefined;
+  return (
+    <>
+      {grants.data.data.map((grant) => (
+        <Tooltip key={`${grant.subscription_id}-${grant.role_id}`} title={PLAN_ROLE_NOTE}>
+          <Chip
+            label={`${grant.role_name} (plan: ${grant.plan_name ?? 'ended plan'})`}
+            size="small"
+            color="primary"
+            variant="outlined"
+            aria-description={PLAN_ROLE_NOTE}
+          />
+        </Tooltip>
+      ))}
+    </>
+  );
+}
+
+/** Moves this customer's sandbox billing time a month on (shown only when the sandbox clock exists). */
+function AdvanceClockButton({ userId }: { userId: string }) {
+  const advance = useAdvanceSandboxClock();
+  return (
+    <Button
+      size="small"
+      disabled={advance.isPending}
+      onClick={() => advance.mutate({ userId, seconds: 31 * 24 * 60 * 60 })}
+    >
+      Advance billing 31 days
+    </Button>
+  );
+}
 
 /** A user's roles as chips (one small call per row of the page). */
 function UserRoleChips({ userId }: { userId: string }) {
@@ -30,18 +76,17 @@ function UserRoleChips({ userId }: { userId: string }) {
       </Typography>
     );
   }
-  if (roles.data.data.length === 0) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        No roles
-      </Typography>
-    );
-  }
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
       {roles.data.data.map((role) => (
         <Chip key={role.id} label={role.name} size="small" />
       ))}
+      <PlanRoleChips userId={userId} />
+      {roles.data.data.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          No roles assigned by hand
+        </Typography>
+      ) : undefined}
     </Box>
   );
 }
@@ -71,11 +116,21 @@ export function UserRolesTab() {
   const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
   const users = useQuery(usersQueryOptions({ skip, limit }));
   const [assigning, setAssigning] = useState(false);
+  const billing = useQuery(billingClockQueryOptions());
 
   const columns: DataTableColumn<UserPublic>[] = [
     { key: 'email', header: 'Email', minWidth: 200, render: (user) => user.email },
     { key: 'roles', header: 'Roles', minWidth: 200, render: (user) => <UserRoleChips userId={user.id} /> },
   ];
+  // The sandbox's test clock (SANDBOX-CLOCK-1): offered only where the server says it exists.
+  if (billing.data?.sandbox_clock === true) {
+    columns.push({
+      key: 'billing-clock',
+      header: 'Sandbox billing clock',
+      minWidth: 160,
+      render: (user) => <AdvanceClockButton userId={user.id} />,
+    });
+  }
 
   return (
     <TabBody>

@@ -1,4 +1,11 @@
-import type { Plan, PlanCreate, Plans, PlanUpdate } from '@dataplatform/contract';
+import {
+  PAGE_LIMIT_MAX,
+  type Plan,
+  type PlanCreate,
+  type Plans,
+  type PlanUpdate,
+  type RolesPublic,
+} from '@dataplatform/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 
@@ -15,6 +22,15 @@ export function fetchPlans(): Promise<Plans> {
 export function plansQueryOptions() {
   // The tab shows "Error loading subscription plans. Please try again later." itself.
   return queryOptions({ queryKey: planKeys.list(), queryFn: fetchPlans, meta: { errorToast: false } });
+}
+
+/** `GET /authorization/roles`: the roles a plan may grant, for the plan dialog (superusers only open it). */
+export function planRolesQueryOptions() {
+  return queryOptions({
+    queryKey: ['plans', 'roles'] as const,
+    queryFn: ({ signal }) =>
+      apiRequest<RolesPublic>({ path: '/authorization/roles', query: { limit: PAGE_LIMIT_MAX }, signal, admin: true }),
+  });
 }
 
 export function useCreatePlan() {

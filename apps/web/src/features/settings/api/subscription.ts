@@ -1,6 +1,7 @@
 import type { Subscribe, Subscription } from '@dataplatform/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
+import { meKeys } from './me.js';
 import { transactionKeys } from './transactions.js';
 
 export const subscriptionKeys = {
@@ -32,11 +33,13 @@ export function useSubscribe() {
       }),
     // The dialog shows "Failed to create subscription: <reason>" and stays open to pick another card.
     meta: { errorToast: false },
-    // A charge was tried either way: the history changes too.
+    // A charge was tried either way: the history changes too, and the roles the plan grants
+    // (the Download tab follows them: PLAN-ROLES-2).
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
         queryClient.invalidateQueries({ queryKey: transactionKeys.all }),
+        queryClient.invalidateQueries({ queryKey: meKeys.all }),
       ]),
   });
 }
@@ -46,6 +49,10 @@ export function useCancelSubscription() {
   return useMutation({
     mutationFn: () => apiRequest<Subscription>({ method: 'POST', path: '/subscriptions/subscription/cancel' }),
     meta: { errorText: 'Failed to cancel subscription' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
+        queryClient.invalidateQueries({ queryKey: meKeys.all }),
+      ]),
   });
 }

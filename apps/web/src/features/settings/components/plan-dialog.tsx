@@ -2,9 +2,12 @@
 import '../../../lib/zod-jitless.js';
 import { BILLING_PERIODS, type Plan, type PlanCreate } from '@dataplatform/contract';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
+import { planRolesQueryOptions } from '../api/plans.js';
 
 /** Digits with an optional decimal point (SET-PLANS-6), at most two decimals. */
 const PRICE_INPUT = /^\d+(\.\d{1,2})?$/;
@@ -36,12 +39,26 @@ const PlanFormSchema = z
       )
       .refine((lines) => lines.length > 0, planFormMessages.features),
     status: z.enum(['active', 'inactive'], { error: planFormMessages.status }),
+    // A native multiple select gives an array (none chosen: an empty one, or false from the DOM).
+    role_ids: z
+      .union([z.array(z.string()), z.string(), z.literal(false)])
+      .transform((value) => (Array.isArray(value) ? value : value === false || value === '' ? [] : [value])),
   })
   .transform(({ status, ...plan }): PlanCreate => ({ ...plan, is_active: status === 'active' }));
 type PlanFormValues = z.input<typeof PlanFormSchema>;
 
 function valuesOf(plan: Plan | undefined): PlanFormValues {
-  if (!plan) return { name: '', description: '', price: '', billing_period: 'monthly', features: '', status: 'active' };
+  if (!plan) {
+    return {
+      name: '',
+      description: '',
+      price: '',
+      billing_period: 'monthly',
+      features: '',
+      status: 'active',
+      role_ids: [],
+    };
+  }
   return {
     name: plan.name,
     description: plan.description,
@@ -49,10 +66,14 @@ function valuesOf(plan: Plan | undefined): PlanFormValues {
     billing_period: plan.billing_period,
     features: plan.features.join('\n'),
     status: plan.is_active ? 'active' : 'inactive',
+    role_ids: plan.role_ids,
   };
 }
 
-/** Add Plan / Edit Plan for superusers: name, description, price, billing period, features and status. */
+/**
+ * Add Plan / Edit Plan for superusers: name, description, price, billing period, features, status,
+ * and the roles the plan grants its subscribers while they pay (PLAN-ROLES-1).
+ */
 export function PlanDialog({
   open,
   plan,
@@ -65,6 +86,7 @@ export function PlanDialog({
   onSubmit: (values: PlanCreate) => Promise<unknown>;
   onClose: () => void;
 }) {
+  const roles = useQuery(planRolesQueryOptions());
   return (
     <FormDialog
       open={open}
@@ -123,6 +145,26 @@ export function PlanDialog({
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
           </TextField>
+          {roles.data ? (
+            <TextField
+              {...fieldProps(form, 'role_ids')}
+              select
+              label="Roles granted while subscribed"
+              fullWidth
+              helperText="Subscribers hold these roles until their paid period ends (Ctrl or ⌘ to choose several)."
+              slotProps={{ select: { native: true, multiple: true }, inputLabel: { shrink: true } }}
+            >
+              {roles.data.data.map((role) => (
+                <option key={role.id} value={role.id}>
+                  {role.name}
+                </option>
+              ))}
+            </TextField>
+          ) : (
+            <Typography role="status" variant="body2" color={roles.isError ? 'error' : 'text.secondary'}>
+              {roles.isError ? 'Roles could not be loaded.' : 'Loading roles...'}
+            </Typography>
+          )}
         </>
       )}
     </FormDialog>

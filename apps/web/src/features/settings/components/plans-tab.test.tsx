@@ -22,6 +22,8 @@ function plan(index: number, name: string, price: string) {
     billing_period: 'monthly',
     features: [`${name} feature`],
     is_active: true,
+    role_ids: [] as string[],
+    roles: [] as { id: string; name: string }[],
     provider_price_id: null,
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-01T10:00:00.000Z',
@@ -73,8 +75,10 @@ function serve({
     }
     if (method === 'GET' && url === '/api/v1/subscriptions/subscription') return Response.json(subscription);
     if (method === 'GET' && url === '/api/v1/subscriptions/config') {
-      return Response.json({ provider: 'sandbox', publishable_key: null, currency: 'usd' });
+      return Response.json({ provider: 'sandbox', publishable_key: null, currency: 'usd', sandbox_clock: true });
     }
+    // The plan dialog's choice of roles.
+    if (method === 'GET' && url.startsWith('/api/v1/authorization/roles')) return Response.json({ data: [], count: 0 });
     changes.push(`${method} ${url}`);
     return change();
   });
@@ -198,5 +202,76 @@ describe('PlansTab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^User not authenticated$/);
     expect(changes).toEqual([]);
+  });
+
+  it('grants roles: the dialog offers every role to choose several, sends role_ids, and the card lists them (PLAN-ROLES-1)', async () => {
+    const user = userEvent.setup();
+    const roles = [
+      { id: '00000000-0000-4000-8000-0000000000c1', name: 'download_reports' },
+      { id: '00000000-0000-4000-8000-0000000000c2', name: 'analyst' },
+      { id: '00000000-0000-4000-8000-0000000000c3', name: 'auditor' },
+    ];
+    const granting = { ...PRO, role_ids: [roles[0]!.id], roles: [{ id: roles[0]!.id, name: 'download_reports' }] };
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      if (method === 'GET' && url === '/api/v1/subscriptions/plans')
+        return Response.json({ data: [granting], count: 1 });
+      if (method === 'GET' && url === '/api/v1/subscriptions/subscription') return Response.json(null);
+      if (method === 'GET' && url === '/api/v1/subscriptions/config') {
+        return Response.json({ provider: 'sandbox', publishable_key: null, currency: 'usd', sandbox_clock: true });
+      }
+      if (method === 'GET' && url.startsWith('/api/v1/authorization/roles')) {
+        return Response.json({ data: roles.map((role) => ({ ...role, description: null })), count: roles.length });
+      }
+      bodies.push({ method, url, body: JSON.parse(init.body as string) as unknown });
+      return Response.json(granting, { status: method === 'POST' ? 201 : 200 });
+    });
+    render(tab(SUPERUSER));
+
+    const card = await screen.findByRole('listitem', { name: 'Pro' });
+    expect(within(within(card).getByRole('list', { name: 'Pro roles' })).getByText(/download_reports/)).toBeVisible();
+
+    // Editing shows the plan's roles chosen.
+    await user.click(screen.getByRole('button', { name: 'Edit plan Pro' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit Plan' });
+    const editRoles = await within(edit).findByRole('listbox', { name: /^Roles granted while subscribed/ });
+    expect(within(editRoles).getByRole<HTMLOptionElement>('option', { name: 'download_reports' }).selected).toBe(true);
+    expect(within(editRoles).getByRole<HTMLOptionElement>('option', { name: 'analyst' }).selected).toBe(false);
+    await user.click(within(edit).getByRole('button', { name: 'Cancel' }));
+
+    const dialog = await fillNewPlan(user);
+    const listbox = await within(dialog).findByRole('listbox', { name: /^Roles granted while subscribed/ });
+    await user.selectOptions(listbox, ['analyst', 'auditor']);
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/v1/subscriptions/plans',
+      body: { name: 'Team', features: ['Five seats'], role_ids: [roles[1]!.id, roles[2]!.id] },
+    });
+  });
+
+  it('sends an empty role_ids when no role is chosen (PLAN-ROLES-1)', async () => {
+    const user = userEvent.setup();
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      if (method === 'GET' && url === '/api/v1/subscriptions/plans') return Response.json({ data: [], count: 0 });
+      if (method === 'GET' && url === '/api/v1/subscriptions/subscription') return Response.json(null);
+      if (method === 'GET' && url === '/api/v1/subscriptions/config') {
+        return Response.json({ provider: 'sandbox', publishable_key: null, currency: 'usd', sandbox_clock: true });
+      }
+      if (method === 'GET' && url.startsWith('/api/v1/authorization/roles'))
+        return Response.json({ data: [], count: 0 });
+      bodies.push(JSON.parse(init.body as string) as unknown);
+      return Response.json(BASIC, { status: 201 });
+    });
+    render(tab(SUPERUSER));
+    const dialog = await fillNewPlan(user);
+    await within(dialog).findByRole('listbox', { name: /^Roles granted while subscribed/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ role_ids: [] });
   });
 });

@@ -137,6 +137,20 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
                     </Box>
                   ))}
                 </Box>
+                {plan.roles.length > 0 ? (
+                  <Box
+                    component="ul"
+                    aria-label={`${plan.name} roles`}
+                    sx={{ listStyle: 'none', p: 0, m: 0, mt: 1, display: 'grid', gap: 0.5 }}
+                  >
+                    {plan.roles.map((role) => (
+                      <Box component="li" key={role.id} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+                        <CheckCircle fontSize="small" color="success" aria-hidden="true" />
+                        Role: {role.name}
+                      </Box>
+                    ))}
+                  </Box>
+                ) : undefined}
                 {currentPlan && current?.cancel_at_period_end ? (
                   <Alert severity="info" sx={{ mt: 2 }}>
                     Cancelled: stays active until {formatDate(current.current_period_end)}.
