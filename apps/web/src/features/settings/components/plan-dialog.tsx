@@ -1,9 +1,11 @@
 // First: Zod's settings must be in place before any schema is built.
 import '../../../lib/zod-jitless.js';
 import { BILLING_PERIODS, type Plan, type PlanCreate } from '@dataplatform/contract';
+import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
@@ -39,10 +41,7 @@ const PlanFormSchema = z
       )
       .refine((lines) => lines.length > 0, planFormMessages.features),
     status: z.enum(['active', 'inactive'], { error: planFormMessages.status }),
-    // A native multiple select gives an array (none chosen: an empty one, or false from the DOM).
-    role_ids: z
-      .union([z.array(z.string()), z.string(), z.literal(false)])
-      .transform((value) => (Array.isArray(value) ? value : value === false || value === '' ? [] : [value])),
+    role_ids: z.array(z.string()),
   })
   .transform(({ status, ...plan }): PlanCreate => ({ ...plan, is_active: status === 'active' }));
 type PlanFormValues = z.input<typeof PlanFormSchema>;
@@ -146,20 +145,34 @@ export function PlanDialog({
             <option value="inactive">Inactive</option>
           </TextField>
           {roles.data ? (
-            <TextField
-              {...fieldProps(form, 'role_ids')}
-              select
-              label="Roles granted while subscribed"
-              fullWidth
-              helperText="Subscribers hold these roles until their paid period ends (Ctrl or ⌘ to choose several)."
-              slotProps={{ select: { native: true, multiple: true }, inputLabel: { shrink: true } }}
-            >
-              {roles.data.data.map((role) => (
-                <option key={role.id} value={role.id}>
-                  {role.name}
-                </option>
-              ))}
-            </TextField>
+            <Controller
+              control={form.control}
+              name="role_ids"
+              render={({ field }) => {
+                const byId = new Map(roles.data.data.map((role) => [role.id, role]));
+                return (
+                  <Autocomplete
+                    multiple
+                    disableCloseOnSelect
+                    options={roles.data.data}
+                    value={field.value.flatMap((id) => byId.get(id) ?? [])}
+                    onChange={(_event, chosen) => field.onChange(chosen.map((role) => role.id))}
+                    onBlur={field.onBlur}
+                    getOptionLabel={(role) => role.name}
+                    isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
+                    noOptionsText="No roles yet: create one in the admin console."
+                    renderInput={(params) => (
+                      <TextField
+                        {...params}
+                        inputRef={field.ref}
+                        label="Roles granted while subscribed"
+                        helperText="Subscribers hold these roles until their paid period ends."
+                      />
+                    )}
+                  />
+                );
+              }}
+            />
           ) : (
             <Typography role="status" variant="body2" color={roles.isError ? 'error' : 'text.secondary'}>
               {roles.isError ? 'Roles could not be loaded.' : 'Loading roles...'}
