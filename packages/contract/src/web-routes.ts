@@ -17,14 +17,19 @@ export const WEB_PAGE_PATHS = [
   '/data-engineering',
   '/high-scale-tableau',
   '/transparency-pipeline',
+  // The built-in Studio reports' showcase paths (BUILT_IN_REPORT_SLUGS).
+  '/payer',
+  '/hospital-prices',
+  '/cms-fs',
 ] as const;
 
 /** Areas that route further on the client: every path below them belongs to the app. */
-export const WEB_AREA_PATHS = ['/settings', '/admin'] as const;
+export const WEB_AREA_PATHS = ['/settings', '/admin', '/studio'] as const;
 
 /** Whether the web app has a page at `pathname` (no query string; a trailing slash is allowed). */
 export function isWebAppPath(pathname: string): boolean {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   if ((WEB_PAGE_PATHS as readonly string[]).includes(path)) return true;
-  return WEB_AREA_PATHS.some((area) => path === area || path.startsWith(`${area}/`));
+  // `/area/` alone (from `/area//`) names no page below the area.
+  return WEB_AREA_PATHS.some((area) => path === area || (path.startsWith(`${area}/`) && path.length > area.length + 1));
 }

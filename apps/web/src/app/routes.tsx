@@ -1,3 +1,4 @@
+import { BUILT_IN_REPORT_SLUGS } from '@dataplatform/contract';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '../config/paths.js';
 import { AppLayout } from './layout/app-layout.js';
@@ -34,6 +35,8 @@ const VerifyEmailPage = lazyPage(() =>
   import('../features/auth/components/verify-email-page.js').then((m) => m.VerifyEmailPage),
 );
 const SettingsArea = lazyPage(() => import('../features/settings/settings-area.js').then((m) => m.SettingsArea));
+const StudioArea = lazyPage(() => import('../features/studio/studio-area.js').then((m) => m.StudioArea));
+const ShowcaseReport = lazyPage(() => import('../features/studio/studio-area.js').then((m) => m.ShowcaseReport));
 const AdminArea = lazyPage(() => import('../features/admin/admin-area.js').then((m) => m.AdminArea));
 
 /** The prerendered pages, so boot.tsx can load the current one before hydrating. */
@@ -77,6 +80,25 @@ export function AppRoutes() {
         <Route path="data-engineering" element={<DataEngineeringPage />} />
         <Route path="high-scale-tableau" element={<HighScaleTableauPage />} />
         <Route path="transparency-pipeline" element={<TransparencyPipelinePage />} />
+        <Route
+          path="studio/*"
+          element={
+            <RequireAuth>
+              <StudioArea />
+            </RequireAuth>
+          }
+        />
+        {BUILT_IN_REPORT_SLUGS.map((slug) => (
+          <Route
+            key={slug}
+            path={slug}
+            element={
+              <RequireAuth>
+                <ShowcaseReport />
+              </RequireAuth>
+            }
+          />
+        ))}
         <Route
           path="settings/*"
           element={

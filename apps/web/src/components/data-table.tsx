@@ -225,7 +225,7 @@ function groupDigits(value: number): string {
  * Popover, a third of this chunk) that no table here offers, and builds an Intl.NumberFormat when its
  * module loads, which set up the browser's number formatting in a long task on every list's first load.
  */
-function Pager({
+export function Pager({
   page,
   pageSize,
   count,

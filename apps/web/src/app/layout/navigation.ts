@@ -10,7 +10,13 @@ export interface NavSection {
 
 /** The top-bar menus (NAV-LAYOUT-2). */
 export const NAV_SECTIONS: readonly NavSection[] = [
-  { label: 'Platform', items: [{ label: 'Studio', to: '/studio' }] },
+  {
+    label: 'Platform',
+    items: [
+      { label: 'Studio', to: '/studio' },
+      { label: 'Reports', to: '/studio/reports' },
+    ],
+  },
   {
     label: 'Solutions & Services',
     items: [

@@ -1,0 +1,49 @@
+import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+
+/** STUDIO-VIEW: the built-in reports read in a browser, on the real engine and its demo data. */
+
+test('a signed-in user reads the payer report: figures, a chart, a paged table, parameters kept in the URL', async ({
+  page,
+  createAccount,
+  signIn,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, await createAccount());
+  await page.goto('/studio/reports');
+  await page.getByRole('link', { name: 'Negotiated rates by payer' }).click();
+  await expect(page).toHaveURL(/\/payer$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Negotiated rates by payer' })).toBeVisible();
+
+  const median = page.getByRole('region', { name: 'Median negotiated rate' });
+  await expect(median.getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible({ timeout: 60_000 });
+  const chart = page.getByRole('region', { name: 'Median rate by payer' });
+  await expect(chart.getByRole('img')).toBeVisible();
+  await chart.getByRole('button', { name: 'View as table' }).click();
+  await expect(chart.getByRole('table')).toContainText('median_rate');
+
+  const outliers = page.getByRole('region', { name: /furthest from their payer/ });
+  await expect(outliers.getByText(/^1–25 of [\d,]+$/)).toBeVisible({ timeout: 60_000 });
+  await outliers.getByRole('button', { name: 'Go to next page' }).click();
+  await expect(outliers.getByText(/^26–50 of [\d,]+$/)).toBeVisible();
+  await expect(page).toHaveURL(/page\.outliers=2/);
+
+  await page.getByRole('textbox', { name: /^State/ }).fill('tx');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/state=tx/);
+  await expect(page).not.toHaveURL(/page\.outliers/);
+  await expect(outliers.getByText(/^1–25 of [\d,]+$/)).toBeVisible({ timeout: 60_000 });
+
+  // The link reproduces the view.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: /^State/ })).toHaveValue('tx');
+  await expect(median.getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible({ timeout: 60_000 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousA11yViolations(page, `payer report, ${scheme}`);
+  }
+});
+
+test('a visitor who is not signed in is sent to log in from a report', async ({ page }) => {
+  await page.goto('/hospital-prices');
+  await expect(page).toHaveURL(/\/login/);
+});

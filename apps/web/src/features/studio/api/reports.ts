@@ -1,0 +1,65 @@
+import type { ReportPublic, ReportRun, ReportRunResult, Reports } from '@dataplatform/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.js';
+import { ApiError } from '../../../lib/api-error.js';
+
+export interface ReportListParams {
+  skip: number;
+  limit: number;
+}
+
+export const reportKeys = {
+  all: ['studio', 'reports'] as const,
+  list: (params: ReportListParams) => [...reportKeys.all, 'list', params] as const,
+  detail: (key: string) => [...reportKeys.all, 'detail', key] as const,
+  run: (reportId: string, version: number, request: ReportRun) =>
+    [...reportKeys.all, 'run', reportId, version, request] as const,
+};
+
+/** `GET /studio/reports`: the built-in reports, then the tenant's own (X-Tenant-ID). */
+export function reportsQueryOptions(params: ReportListParams) {
+  return queryOptions({
+    queryKey: reportKeys.list(params),
+    queryFn: ({ signal }) => apiRequest<Reports>({ path: '/studio/reports', query: { ...params }, signal }),
+    placeholderData: keepPreviousData,
+    // The list says "Reports could not be loaded." itself.
+    meta: { errorToast: false },
+  });
+}
+
+/** `GET /studio/reports/{id or slug}`: the current version, with its parameters and blocks. */
+export function reportQueryOptions(key: string) {
+  return queryOptions({
+    queryKey: reportKeys.detail(key),
+    queryFn: ({ signal }) => apiRequest<ReportPublic>({ path: `/studio/reports/${encodeURIComponent(key)}`, signal }),
+    meta: { errorToast: false },
+    retry: false,
+  });
+}
+
+/**
+ * `POST /studio/reports/{id}/run` for one block. Keyed by the report's version, so a saved change
+ * is never answered from an older version's rows; a block whose answer is still coming is cancelled
+ * when its view goes (the server stops the query, decision 044).
+ */
+export function runBlockQueryOptions(reportId: string, version: number, request: ReportRun) {
+  return queryOptions({
+    queryKey: reportKeys.run(reportId, version, request),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportRunResult>({
+        method: 'POST',
+        path: `/studio/reports/${encodeURIComponent(reportId)}/run`,
+        json: request,
+        signal,
+      }),
+    // Paging and sorting keep the rows in view until the next ones arrive.
+    placeholderData: keepPreviousData,
+    // Each block says what went wrong in its own frame.
+    meta: { errorToast: false },
+    // A report's blocks start together; past the tenant's share of the engine the server answers 429
+    // at once rather than queueing (decision 044), so a block waits its turn and asks again.
+    retry: (failures, error) => error instanceof ApiError && error.status === 429 && failures < 8,
+    retryDelay: (failures) => Math.min(4_000, 250 * 2 ** failures),
+    staleTime: 60_000,
+  });
+}

@@ -1,0 +1,50 @@
+import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import Button from '@mui/material/Button';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { BlockFrame, type BlockState } from './block-frame.js';
+import { ResultTable } from './result-table.js';
+
+// Vega, Vega-Lite and the interpreter load with the first chart a person opens, never before.
+const VegaChart = lazy(() => import('./vega-chart.js'));
+
+/** A chart block, with "View as table" so a keyboard and a screen reader reach its numbers. */
+export function ChartBlock({
+  block,
+  result,
+  state,
+}: {
+  block: ReportBlockPublic;
+  result: ReportRunResult | undefined;
+  state: BlockState;
+}) {
+  const [asTable, setAsTable] = useState(false);
+  const title = block.title ?? 'Chart';
+  const values = useMemo(
+    () =>
+      (result?.rows ?? []).map((row) =>
+        Object.fromEntries(result!.columns.map((column, index) => [column.name, row[index]])),
+      ),
+    [result],
+  );
+  const spec = block.chart!.spec;
+  return (
+    <BlockFrame
+      title={block.title}
+      state={state}
+      minHeight={240}
+      action={
+        <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable}>
+          {asTable ? 'View as chart' : 'View as table'}
+        </Button>
+      }
+    >
+      {asTable && result ? (
+        <ResultTable label={`${title}: the chart's numbers`} result={result} />
+      ) : (
+        <Suspense fallback={<span role="status">Loading the chart...</span>}>
+          <VegaChart spec={spec} values={values} description={`${title}. Use View as table to read its numbers.`} />
+        </Suspense>
+      )}
+    </BlockFrame>
+  );
+}

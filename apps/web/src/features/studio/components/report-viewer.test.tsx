@@ -1,0 +1,163 @@
+import type { ReportPublic, ReportRunResult } from '@dataplatform/contract';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithFreshClient } from '../../../test/render-in-app.js';
+import { ReportViewer } from './report-viewer.js';
+
+const REPORT: ReportPublic = {
+  id: '5d0d1e00-0000-4000-8000-000000000009',
+  slug: 'rates',
+  title: 'Rates',
+  description: 'Rates by payer',
+  source: 'demo',
+  version: 3,
+  built_in: false,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-02T10:00:00.000Z',
+  definition: 'title: Rates',
+  cache_seconds: 0,
+  created_by: null,
+  params: [
+    {
+      name: 'code',
+      label: 'Billing code',
+      type: 'select',
+      default: '99213',
+      options: ['99213', '99214'],
+      options_sql: null,
+    },
+    { name: 'state', label: 'State', type: 'text', default: '', options: null, options_sql: null },
+  ],
+  blocks: [
+    { id: 'median', kind: 'kpi', title: 'Median rate', kpi: { sql: 'SELECT 1', value: 'median', format: 'currency' } },
+    { id: 'slow', kind: 'kpi', title: 'Slow figure', kpi: { sql: 'SELECT 1', value: 'n', format: 'integer' } },
+    { id: 'rows', kind: 'table', title: 'Outliers', table: { sql: 'SELECT 1', page_size: 2 } },
+    { id: 'note', kind: 'text', title: null, text: 'A rate **twice** the median.' },
+  ],
+};
+
+interface RunBody {
+  block: string;
+  params: Record<string, unknown>;
+  skip: number;
+  limit?: number;
+  sort?: { column: string; direction: string }[];
+}
+
+function result(columns: string[], rows: unknown[][], count = rows.length): ReportRunResult {
+  return { columns: columns.map((name) => ({ name, type: 'DOUBLE' })), rows, count, cached: false, elapsed_ms: 1 };
+}
+
+/** The server: the report, and each block's run; `slow` fails with a 500 until `slowWorks`. */
+function serve() {
+  const runs: RunBody[] = [];
+  const state = { slowWorks: false };
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    if (url === '/api/v1/studio/reports/rates') return Response.json(REPORT);
+    if (url === `/api/v1/studio/reports/${REPORT.id}/run`) {
+      const body = JSON.parse(init.body as string) as RunBody;
+      runs.push(body);
+      if (body.block === 'median') return Response.json(result(['median'], [[166.36]]));
+      if (body.block === 'slow') {
+        return state.slowWorks
+          ? Response.json(result(['n'], [[33414]]))
+          : Response.json({ detail: 'The query took too long', code: 'query_timeout' }, { status: 504 });
+      }
+      const all = [
+        ['Aetna', 10],
+        ['Cigna', 20],
+        ['Humana', 30],
+      ];
+      return Response.json(result(['payer', 'rate'], all.slice(body.skip, body.skip + (body.limit ?? 2)), 3));
+    }
+    return Response.json({ detail: 'Not Found' }, { status: 404 });
+  });
+  return { runs, state };
+}
+
+/** Where the viewer's router is: the URL a shared link would carry. */
+const seen = { location: '' };
+function Where() {
+  const current = useLocation();
+  useEffect(() => {
+    seen.location = current.pathname + current.search;
+  });
+  return null;
+}
+
+function view(entry = '/studio/reports/rates') {
+  return renderWithFreshClient(
+    <MemoryRouter initialEntries={[entry]}>
+      <ReportViewer reportKey="rates" />
+      <Where />
+    </MemoryRouter>,
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ReportViewer (STUDIO-VIEW)', () => {
+  it('runs each block on its own: figures, a failing block with Try again, a paged table and markdown', async () => {
+    const user = userEvent.setup();
+    const { state } = serve();
+    view();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Rates' })).toBeVisible();
+    const median = await screen.findByRole('region', { name: 'Median rate' });
+    expect(await within(median).findByText('$166.36')).toBeVisible();
+
+    const slow = screen.getByRole('region', { name: 'Slow figure' });
+    expect(await within(slow).findByRole('alert')).toHaveTextContent(/could not be loaded: The query took too long/);
+    state.slowWorks = true;
+    await user.click(within(slow).getByRole('button', { name: 'Try again' }));
+    expect(await within(slow).findByText('33,414')).toBeVisible();
+
+    const table = screen.getByRole('region', { name: 'Outliers' });
+    expect(await within(table).findByText('1–2 of 3')).toBeVisible();
+    expect(within(table).getByText('Aetna')).toBeVisible();
+    expect(screen.getByText('twice').tagName).toBe('STRONG');
+  });
+
+  it('keeps paging, sorting and parameters in the URL, and sends them to the server', async () => {
+    const user = userEvent.setup();
+    const { runs } = serve();
+    view('/studio/reports/rates?state=CA');
+    const table = await screen.findByRole('region', { name: 'Outliers' });
+    await within(table).findByText('1–2 of 3');
+    expect(runs.find((run) => run.block === 'rows')).toMatchObject({ params: { code: '99213', state: 'CA' } });
+
+    await user.click(within(table).getByRole('button', { name: 'Go to next page' }));
+    expect(await within(table).findByText('3–3 of 3')).toBeVisible();
+    expect(seen.location).toContain('page.rows=2');
+    expect(runs.at(-1)).toMatchObject({ block: 'rows', skip: 2, limit: 2 });
+
+    await user.click(within(table).getByRole('button', { name: 'rate' }));
+    await vi.waitFor(() =>
+      expect(runs.at(-1)).toMatchObject({ block: 'rows', skip: 0, sort: [{ column: 'rate', direction: 'asc' }] }),
+    );
+    expect(seen.location).toContain('sort.rows=rate%3Aasc');
+    expect(seen.location).not.toContain('page.rows');
+
+    // A new parameter value runs every block again and keeps only what differs from the default.
+    await user.click(screen.getByRole('combobox', { name: 'Billing code' }));
+    await user.click(await screen.findByRole('option', { name: '99214' }));
+    await vi.waitFor(() =>
+      expect(runs.some((run) => run.block === 'median' && run.params.code === '99214')).toBe(true),
+    );
+    expect(seen.location).toContain('code=99214');
+    const state = screen.getByRole('textbox', { name: 'State' });
+    await user.clear(state);
+    await user.type(state, 'tx{Enter}');
+    await vi.waitFor(() => expect(seen.location).toContain('state=tx'));
+  });
+
+  it('says so when the report does not exist', async () => {
+    vi.stubGlobal('fetch', async () => Response.json({ detail: 'Not Found' }, { status: 404 }));
+    view();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'There is no report here, or it belongs to another tenant.',
+    );
+  });
+});

@@ -1,0 +1,208 @@
+import type { ReportBlockPublic, ReportPublic, ReportRun } from '@dataplatform/contract';
+import LinkIcon from '@mui/icons-material/Link';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import Markdown from 'react-markdown';
+import { useSearchParams } from 'react-router';
+import { ApiError, errorText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
+import type { BlockState } from './block-frame.js';
+import { BlockFrame } from './block-frame.js';
+import { ChartBlock } from './chart-block.js';
+import { KpiBlock } from './kpi-block.js';
+import { ParamBar, defaultText, type ParamValues } from './param-bar.js';
+import type { ColumnSort } from './result-table.js';
+import { TableBlock } from './table-block.js';
+
+const PAGE_PREFIX = 'page.';
+const SORT_PREFIX = 'sort.';
+
+function blockState(
+  query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
+  empty: boolean,
+): BlockState {
+  if (query.isError) return { status: 'error', error: query.error, retry: () => void query.refetch() };
+  if (query.isPending) return { status: 'loading' };
+  return empty ? { status: 'empty' } : { status: 'ready' };
+}
+
+/** "column:desc" in the URL, as the engine's sort. */
+function parseSort(text: string | null): ColumnSort | undefined {
+  if (!text) return undefined;
+  const at = text.lastIndexOf(':');
+  const column = at > 0 ? text.slice(0, at) : text;
+  const direction = at > 0 && text.slice(at + 1) === 'desc' ? 'desc' : 'asc';
+  return { column, direction };
+}
+
+/** One block, running its own query: it loads, fails and retries without the others. */
+function Block({ report, block, params }: { report: ReportPublic; block: ReportBlockPublic; params: ParamValues }) {
+  const [search, setSearch] = useSearchParams();
+  const page = Math.max(0, Number.parseInt(search.get(PAGE_PREFIX + block.id) ?? '1', 10) - 1 || 0);
+  const sort = parseSort(search.get(SORT_PREFIX + block.id));
+  const pageSize = block.table?.page_size ?? 0;
+  const request: ReportRun = {
+    block: block.id,
+    params,
+    skip: block.table ? page * pageSize : 0,
+    ...(block.table ? { limit: pageSize } : {}),
+    ...(sort ? { sort: [sort] } : {}),
+  };
+  const run = useQuery({ ...runBlockQueryOptions(report.id, report.version, request), enabled: block.kind !== 'text' });
+
+  if (block.kind === 'text') {
+    return (
+      <BlockFrame title={block.title} state={{ status: 'ready' }} minHeight={0}>
+        <Box sx={{ '& > :first-of-type': { mt: 0 }, '& > :last-child': { mb: 0 }, maxWidth: '75ch' }}>
+          {/* Markdown without raw HTML: react-markdown renders elements, never injects markup. */}
+          <Markdown>{block.text ?? ''}</Markdown>
+        </Box>
+      </BlockFrame>
+    );
+  }
+  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
+  if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;
+  if (block.kind === 'chart') return <ChartBlock block={block} result={run.data} state={state} />;
+
+  const setPage = (next: number) =>
+    setSearch(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 0) updated.delete(PAGE_PREFIX + block.id);
+        else updated.set(PAGE_PREFIX + block.id, String(next + 1));
+        return updated;
+      },
+      { preventScrollReset: true },
+    );
+  const setSort = (column: string) =>
+    setSearch(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        const direction = sort?.column === column && sort.direction === 'asc' ? 'desc' : 'asc';
+        updated.set(SORT_PREFIX + block.id, `${column}:${direction}`);
+        updated.delete(PAGE_PREFIX + block.id);
+        return updated;
+      },
+      { preventScrollReset: true },
+    );
+  return (
+    <TableBlock
+      block={block}
+      result={run.data}
+      state={state}
+      page={page}
+      onPageChange={setPage}
+      sort={sort}
+      onSort={setSort}
+    />
+  );
+}
+
+/**
+ * A report: its parameter bar, then its blocks (KPIs side by side, charts, tables and text across).
+ * The parameters, each table's page and sort live in the URL, so a link reproduces the view.
+ */
+export function ReportViewer({ reportKey }: { reportKey: string }) {
+  const report = useQuery(reportQueryOptions(reportKey));
+  const [search, setSearch] = useSearchParams();
+
+  const values = useMemo(() => {
+    const current: ParamValues = {};
+    for (const param of report.data?.params ?? []) {
+      current[param.name] = search.get(param.name) ?? defaultText(param);
+    }
+    return current;
+  }, [report.data, search]);
+
+  if (report.isPending) {
+    return (
+      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 6, color: 'text.secondary' }}>
+        <CircularProgress size={20} aria-hidden="true" />
+        Loading the report...
+      </Box>
+    );
+  }
+  if (report.isError) {
+    const missing = report.error instanceof ApiError && report.error.status === 404;
+    return (
+      <Box role="alert" sx={{ py: 6, display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start' }}>
+        <Typography color={missing ? 'text.primary' : 'error'}>
+          {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
+        </Typography>
+        {missing ? undefined : (
+          <Button variant="outlined" onClick={() => void report.refetch()}>
+            Try again
+          </Button>
+        )}
+      </Box>
+    );
+  }
+
+  const data = report.data;
+  const applyParams = (next: ParamValues) =>
+    setSearch(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        for (const param of data.params) {
+          const value = next[param.name] ?? '';
+          if (value === defaultText(param)) updated.delete(param.name);
+          else updated.set(param.name, value);
+        }
+        // New parameters, new results: every table starts at its first page.
+        for (const key of [...updated.keys()]) if (key.startsWith(PAGE_PREFIX)) updated.delete(key);
+        return updated;
+      },
+      { preventScrollReset: true },
+    );
+  const copyLink = () => {
+    void navigator.clipboard.writeText(window.location.href).then(
+      () => showToast('Link copied: it opens this report with these parameters.', 'success'),
+      () => showToast('The link could not be copied.', 'error'),
+    );
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <Box component="header" sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5 }}>
+          <Typography component="h1" variant="h4" sx={{ fontWeight: 700, mr: 'auto' }}>
+            {data.title}
+          </Typography>
+          <Button size="small" startIcon={<LinkIcon />} onClick={copyLink}>
+            Copy link
+          </Button>
+        </Box>
+        {data.description ? (
+          <Typography color="text.secondary" sx={{ maxWidth: '75ch' }}>
+            {data.description}
+          </Typography>
+        ) : undefined}
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+          <Chip size="small" label={`Source: ${data.source}`} />
+          <Chip size="small" variant="outlined" label={data.built_in ? 'Built-in' : `Version ${data.version}`} />
+        </Box>
+      </Box>
+      {data.params.length > 0 ? <ParamBar params={data.params} values={values} onApply={applyParams} /> : undefined}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
+          '& > .wide': { gridColumn: '1 / -1' },
+        }}
+      >
+        {data.blocks.map((block) => (
+          <Box key={block.id} className={block.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
+            <Block report={data} block={block} params={values} />
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,98 @@
+import type { ReportRunResult } from '@dataplatform/contract';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+
+export interface ColumnSort {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+const NUMERIC =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL|NUMERIC|INT|INT2|INT4|INT8|FLOAT4|FLOAT8)/i;
+
+/** Whether a column of this engine type holds numbers (right-aligned). */
+export function isNumericType(type: string): boolean {
+  return NUMERIC.test(type);
+}
+
+/** A cell's text: numbers grouped, nulls as a dash. */
+export function cellText(value: unknown, type: string): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number' || (typeof value === 'string' && isNumericType(type) && value.trim() !== '')) {
+    const number = Number(value);
+    if (Number.isFinite(number)) return number.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * The rows of a query as a table, its headers sorting when `onSort` is given. It scrolls sideways
+ * in its own focusable region on a narrow screen.
+ */
+export function ResultTable({
+  label,
+  result,
+  sort,
+  onSort,
+}: {
+  label: string;
+  result: ReportRunResult;
+  sort?: ColumnSort | undefined;
+  onSort?: (column: string) => void;
+}) {
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
+      <Table size="small" aria-label={label}>
+        <TableHead>
+          <TableRow>
+            {result.columns.map((column) => {
+              const active = sort?.column === column.name;
+              return (
+                <TableCell
+                  key={column.name}
+                  align={isNumericType(column.type) ? 'right' : 'left'}
+                  sortDirection={active ? sort.direction : false}
+                  sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+                >
+                  {onSort ? (
+                    <TableSortLabel
+                      active={active}
+                      direction={active ? sort.direction : 'asc'}
+                      onClick={() => onSort(column.name)}
+                    >
+                      {column.name}
+                    </TableSortLabel>
+                  ) : (
+                    column.name
+                  )}
+                </TableCell>
+              );
+            })}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {result.rows.map((row, index) => (
+            <TableRow key={index}>
+              {result.columns.map((column, columnIndex) => (
+                <TableCell
+                  key={column.name}
+                  align={isNumericType(column.type) ? 'right' : 'left'}
+                  sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                >
+                  {cellText(row[columnIndex], column.type)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
