@@ -95,7 +95,8 @@ test.describe('on a narrow screen', () => {
     await expectNoSeriousA11yViolations(page, 'open drawer before the app');
 
     const links = drawer.getByRole('link');
-    await expect(links).toHaveCount(6);
+    // Studio, Reports, the three solutions, About Us and Contact.
+    await expect(links).toHaveCount(7);
     await page.keyboard.press('Tab');
     await expect(links.first()).toBeFocused();
     await page.keyboard.press('Shift+Tab');

@@ -1,4 +1,6 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { Link as RouterLink } from 'react-router';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -50,6 +52,14 @@ const PRINCIPLES = [
     title: 'A learning platform',
     text: 'Guided lessons walk your team through the foundation, from the first migration to a production dashboard, using your own data.',
   },
+] as const;
+
+/** Ways into the signed-in Studio (STUDIO-VIEW-1); a visitor who is not signed in is asked to log in first. */
+const SHOWCASE = [
+  ['All reports', '/studio/reports'],
+  ['Payer rates', '/payer'],
+  ['Hospital prices', '/hospital-prices'],
+  ['Fee schedule', '/cms-fs'],
 ] as const;
 
 /** The nine features of MKT-CLAIM-3, Studio against a typical desktop BI tool. */
@@ -152,6 +162,24 @@ export function StudioPage() {
           {TECH_STACK.map((name) => (
             <li key={name}>
               <Chip label={name} variant="outlined" />
+            </li>
+          ))}
+        </Box>
+      </Section>
+      <Section
+        title="Open Studio"
+        intro="Signed in, you can read the showcase reports on the demo price-transparency data, and your tenant's own reports."
+      >
+        <Box
+          component="ul"
+          aria-label="Studio reports"
+          sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, p: 0, m: 0, listStyle: 'none' }}
+        >
+          {SHOWCASE.map(([label, to]) => (
+            <li key={to}>
+              <Button component={RouterLink} to={to} variant={to === '/studio/reports' ? 'contained' : 'outlined'}>
+                {label}
+              </Button>
             </li>
           ))}
         </Box>
