@@ -16,7 +16,7 @@ const foldersIn = (path) =>
     .map((entry) => entry.name);
 
 /**
- * The architecture's import boundaries (docs/decisions/019-import-boundaries.md): web features never
+ * The architecture's import boundaries (docs/decisions/019-import-boundaries-and-dead-code.md): web features never
  * import each other; the web kit (components, lib, config) never imports a feature or the app shell;
  * server plugins, lib and db never import a module; a module reaches another only through its service.
  */

@@ -102,7 +102,7 @@ if (options.protocol !== 'h2' && options.protocol !== 'http1') {
 }
 const pages = PAGES.filter((page) => groups.has(page.group));
 
-/** What a login leaves in localStorage (SPEC.md section 3): the token and the user record. */
+/** What a login leaves in localStorage (requirement WEB-STORAGE-1): the token and the user record. */
 type Session = Record<string, string>;
 
 async function seedAccounts(app: AppServer): Promise<Record<Exclude<Visitor, 'anonymous'>, Session>> {

@@ -7,6 +7,6 @@
  * ~25 ms under load, so the objects of the requests in flight survive two of them and are promoted;
  * the old space then fills at ~100 MB/s and major collections take a fifth of a core. The young
  * generation only grows under allocation pressure, so an idle server keeps its small heap
- * (docs/decisions/033-server-node-flags.md).
+ * (docs/decisions/033-server-runtime-and-log-redaction.md).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

@@ -67,6 +67,8 @@ describe('isSameBothWays', () => {
       pair: z.tuple([z.string(), z.boolean()]),
     });
     expect(isSameBothWays(nested)).toBe(true);
+    // A field named like a JSON Schema keyword is still a field.
+    expect(isSameBothWays(z.object({ default: z.string().optional() }))).toBe(true);
   });
 
   it('does not hold once anything may change a value on the way', () => {
@@ -74,9 +76,11 @@ describe('isSameBothWays', () => {
     expect(isSameBothWays(z.object({ n: z.number().default(1) }))).toBe(false);
     expect(isSameBothWays(z.array(z.string().catch('')))).toBe(false);
     expect(isSameBothWays(z.string().pipe(z.email()))).toBe(false);
+    expect(isSameBothWays(z.object({ at: z.date() }))).toBe(false);
+    expect(isSameBothWays(z.custom<string>((value) => typeof value === 'string'))).toBe(false);
   });
 
-  it('walks a recursive schema once', () => {
+  it('describes a recursive schema once', () => {
     interface Node {
       name: string;
       children: Node[];

@@ -1,65 +1,51 @@
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { $ZodType } from 'zod/v4/core';
 
 /**
- * zod schema types whose parse means the same forwards (decode) and backwards (encode): they check,
- * they never change a value. Every other type (a transform, a pipe or codec, a default, a catch, or
- * one this list does not know) may answer differently in the two directions.
+ * Whether a JSON Schema holds a `default` anywhere: zod writes one for a `.default()` and a `.catch()`.
+ * An object's `properties` are names, not keywords: a field called `default` is walked into, not taken
+ * for one.
  */
-const SAME_BOTH_WAYS = new Set([
-  'string',
-  'number',
-  'int',
-  'boolean',
-  'bigint',
-  'date',
-  'null',
-  'undefined',
-  'void',
-  'any',
-  'unknown',
-  'never',
-  'nan',
-  'symbol',
-  'literal',
-  'enum',
-  'template_literal',
-  'custom',
-]);
-
-/** The schemas a wrapping schema holds, by the wrapper's type. */
-type Def = Record<string, unknown> & { type: string };
-const INNER: Record<string, (def: Def) => unknown[]> = {
-  object: (def) => [...Object.values(def.shape as Record<string, unknown>), def.catchall],
-  array: (def) => [def.element],
-  optional: (def) => [def.innerType],
-  nullable: (def) => [def.innerType],
-  nonoptional: (def) => [def.innerType],
-  readonly: (def) => [def.innerType],
-  union: (def) => def.options as unknown[],
-  intersection: (def) => [def.left, def.right],
-  record: (def) => [def.keyType, def.valueType],
-  tuple: (def) => [...(def.items as unknown[]), def.rest],
-  lazy: (def) => [(def.getter as () => unknown)()],
-};
+function holdsDefault(json: unknown): boolean {
+  if (Array.isArray(json)) return json.some(holdsDefault);
+  if (json === null || typeof json !== 'object') return false;
+  return Object.entries(json as Record<string, unknown>).some(([key, value]) => {
+    if (key === 'properties' && value !== null && typeof value === 'object') {
+      return Object.values(value as Record<string, unknown>).some(holdsDefault);
+    }
+    return key === 'default' || holdsDefault(value);
+  });
+}
 
 /**
- * Whether `schema` answers the same when parsed forwards as when encoded. Recursive schemas (a
- * `z.lazy` that holds itself) are walked once each.
+ * zod closes an object (`additionalProperties: false`) when it describes it as output, where the
+ * unknown keys it strips are gone: that says nothing of a value changed on the way, so it is left out
+ * of the comparison.
  */
-export function isSameBothWays(schema: $ZodType, seen = new Set<$ZodType>()): boolean {
-  if (seen.has(schema)) return true;
-  seen.add(schema);
-  const def = schema._zod.def as unknown as Def;
-  if (SAME_BOTH_WAYS.has(def.type)) return true;
-  const inner = INNER[def.type];
-  if (!inner) return false;
-  return inner(def).every((child) => child == null || isSameBothWays(child as $ZodType, seen));
+const openObjects = (key: string, value: unknown) =>
+  key === 'additionalProperties' && value === false ? undefined : value;
+
+/**
+ * Whether `schema` answers the same when parsed forwards as when encoded, asked through zod's own
+ * JSON Schema export (`z.toJSONSchema`, whose `io` option describes either side of a schema): a
+ * schema that only checks is described alike as input and as output. One that may change a value on
+ * the way is not: a transform cannot be described (zod throws), a pipe or codec describes a
+ * different side each way, a `.default()` or `.catch()` writes a `default` (and makes its field
+ * optional as input only). Anything zod cannot describe (a `z.custom`, a `z.date`) is taken as not.
+ * Recursive schemas are described once, by reference.
+ */
+export function isSameBothWays(schema: z.core.$ZodType): boolean {
+  try {
+    const input = z.toJSONSchema(schema, { io: 'input' });
+    const output = z.toJSONSchema(schema, { io: 'output' });
+    return !holdsDefault(output) && JSON.stringify(input, openObjects) === JSON.stringify(output, openObjects);
+  } catch {
+    return false;
+  }
 }
 
 /** Fastify hands a route's response schema as given, or wrapped as `{ properties }` by some plugins. */
-function zodSchemaOf(schema: unknown): $ZodType {
+function zodSchemaOf(schema: unknown): z.core.$ZodType {
   if (schema instanceof z.core.$ZodType) return schema;
   const wrapped = (schema as { properties?: unknown } | null)?.properties;
   if (wrapped instanceof z.core.$ZodType) return wrapped;

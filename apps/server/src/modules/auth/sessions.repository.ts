@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { prepareArrayRows } from '../../db/array-rows.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { knownDevices, planRoleGrants, roles, sessions, userRoles, users } from '../../db/schema/index.js';
 import type { SessionUser } from '../../lib/auth-context.js';
@@ -7,8 +6,8 @@ import type { SessionUser } from '../../lib/auth-context.js';
 /**
  * Inserts a session and answers its id and whether its user has signed in from `deviceHash` before,
  * in one round trip: every sign-in runs it, and nearly every one comes from a known device, so that
- * sign-in opens no transaction and reads nothing else. Prepared once and run on the driver with its
- * row as an array (db/array-rows.ts), its times as ISO strings.
+ * sign-in opens no transaction and reads nothing else. A Drizzle prepared statement, built once (on
+ * the PostgreSQL server it is prepared once per connection under its name).
  */
 export function prepareOpenSession(db: Database) {
   const inserted = db.$with('inserted').as(
@@ -16,8 +15,8 @@ export function prepareOpenSession(db: Database) {
       .insert(sessions)
       .values({
         userId: sql.placeholder('userId'),
-        expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`,
-        lastSeenAt: sql`${sql.placeholder('lastSeenAt')}::timestamptz`,
+        expiresAt: sql.placeholder('expiresAt'),
+        lastSeenAt: sql.placeholder('lastSeenAt'),
         ip: sql.placeholder('ip'),
         userAgent: sql.placeholder('userAgent'),
       })
@@ -28,15 +27,7 @@ export function prepareOpenSession(db: Database) {
   const knownDevice = sql<boolean>`exists (
     select 1 from ${knownDevices} where ${knownDevices.userId} = ${sql.placeholder('userId')}::uuid
       and ${knownDevices.deviceHash} = ${sql.placeholder('deviceHash')})`;
-  const query = db.with(inserted).select({ id: inserted.id, knownDevice }).from(inserted);
-  const run = prepareArrayRows<{
-    userId: string;
-    expiresAt: string;
-    lastSeenAt: string;
-    ip: string | null;
-    userAgent: string | null;
-    deviceHash: string;
-  }>(db, 'open_session', query);
+  const statement = db.with(inserted).select({ id: inserted.id, knownDevice }).from(inserted).prepare('open_session');
   return async (values: {
     userId: string;
     expiresAt: Date;
@@ -45,14 +36,8 @@ export function prepareOpenSession(db: Database) {
     userAgent: string | null;
     deviceHash: string;
   }): Promise<{ id: string; knownDevice: boolean }> => {
-    const [row] = await run({
-      ...values,
-      expiresAt: values.expiresAt.toISOString(),
-      lastSeenAt: values.lastSeenAt.toISOString(),
-    });
-    // The select's columns, in its order.
-    const [id, knownDevice] = row as [string, boolean];
-    return { id, knownDevice };
+    const [row] = await statement.execute(values);
+    return row!;
   };
 }
 
@@ -66,8 +51,8 @@ export interface LiveSession {
 
 /**
  * The user of a live session and the user's role names, in one round trip. Every authenticated
- * request runs this, so it is built once as a prepared statement rather than per request and run
- * on the driver with its row as an array (db/array-rows.ts); it reads none of the session's own
+ * request runs this, so it is built once as a Drizzle prepared statement rather than per request
+ * (prepared once per connection on the PostgreSQL server); it reads none of the session's own
  * columns but its last use (the WHERE clause is all a request needs of them) and only the user's
  * columns a request uses: not the password hash.
  */
@@ -79,7 +64,7 @@ export function prepareFindLiveSession(db: Database) {
       select ${userRoles.roleId} from ${userRoles} where ${userRoles.userId} = ${users.id}
       union all
       select ${planRoleGrants.roleId} from ${planRoleGrants} where ${planRoleGrants.userId} = ${users.id})), '{}')`;
-  const query = db
+  const statement = db
     .select({
       id: users.id,
       email: users.email,
@@ -100,28 +85,13 @@ export function prepareFindLiveSession(db: Database) {
         gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .limit(1);
-  const run = prepareArrayRows<{ sessionId: string; now: string }>(db, 'find_live_session', query);
+    .limit(1)
+    .prepare('find_live_session');
   return async (sessionId: string, now: Date): Promise<LiveSession | undefined> => {
-    const [row] = await run({ sessionId, now: now.toISOString() });
+    const [row] = await statement.execute({ sessionId, now });
     if (!row) return undefined;
-    // The select's columns, in its order.
-    const [id, email, fullName, isActive, isSuperuser, emailVerifiedAt, createdAt, roleNames, lastSeenAt] = row as [
-      string,
-      string,
-      string | null,
-      boolean,
-      boolean,
-      Date | null,
-      Date,
-      string[],
-      Date,
-    ];
-    return {
-      user: { id, email, fullName, isActive, isSuperuser, emailVerifiedAt, createdAt },
-      roleNames,
-      lastSeenAt,
-    };
+    const { roleNames, lastSeenAt, ...user } = row;
+    return { user, roleNames, lastSeenAt };
   };
 }
 

@@ -10,8 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { SessionService } from './sessions.service.js';
-
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+import { denied } from '../../lib/route-responses.js';
 
 /** The caller's own sign-ins (the Security tab), and a superuser's "sign out everywhere" (decision 027). */
 export const sessionsRoutes: FastifyPluginAsyncZod<{ sessions: SessionService }> = async (app, options) => {

@@ -10,8 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentAuth } from '../../plugins/auth.js';
 import type { PaymentMethodsService } from './payment-methods.service.js';
+import { denied } from '../../lib/route-responses.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tags = ['subscriptions'];
 
 export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: PaymentMethodsService }> = async (

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { PlansService } from './plans.service.js';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { denied } from '../../lib/route-responses.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tags = ['subscriptions'];
 const managePlans = { access: { permission: PERMISSIONS.plansWrite } } as const;
 

@@ -16,8 +16,8 @@ import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { CustomerAccounts } from './customers.service.js';
 import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxProvider } from './sandbox.provider.js';
+import { denied } from '../../lib/route-responses.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tags = ['subscriptions'];
 
 /**

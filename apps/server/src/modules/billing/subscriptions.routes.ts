@@ -14,8 +14,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
+import { denied } from '../../lib/route-responses.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tags = ['subscriptions'];
 
 export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (

@@ -16,8 +16,7 @@ import type { Config } from '../../config.js';
 import { currentActor } from '../../plugins/auth.js';
 import { byIp } from '../../plugins/rate-limit.js';
 import type { ContactService } from './contact.service.js';
-
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
+import { denied } from '../../lib/route-responses.js';
 
 export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; config: Config }> = async (
   app,

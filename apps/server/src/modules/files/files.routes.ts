@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentActor } from '../../plugins/auth.js';
 import type { FilesService } from './files.service.js';
+import { transferOf, type Transfer } from './file-transport.js';
 
 /** The name is checked by the service (400, not 422: a malformed name is a bad path, not a form error). */
 const FileNameParamsSchema = z.object({ filename: z.string() });
@@ -38,23 +39,32 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FilesService }> = async
     },
     async (request, reply) => {
       const actor = currentActor(request);
-      const download = await files.download(actor, request.params.filename, {
-        tenantId: request.tenant?.id ?? null,
-        range: request.headers.range,
-        ifRange: typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined,
-        countAsDownload: request.method === 'GET',
-      });
+      const tenantId = request.tenant?.id ?? null;
+      const file = await files.openDownload(actor, request.params.filename, tenantId);
+      let transfer: Transfer;
+      try {
+        transfer = transferOf(file, {
+          range: request.headers.range,
+          ifRange: typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined,
+        });
+        if (request.method === 'GET') await files.recordDownload(actor, file, transfer.range, tenantId);
+      } catch (error) {
+        await file.handle.close();
+        throw error;
+      }
+      // The empty file's body reads nothing from the handle.
+      if (file.size === 0) await file.handle.close();
       request.log.info(
         {
           userId: actor.user.id,
-          tenantId: request.tenant?.id ?? null,
+          tenantId,
           file: request.params.filename,
-          status: download.status,
+          status: transfer.status,
           range: request.headers.range,
         },
         'file download',
       );
-      return reply.code(download.status).headers(download.headers).send(download.body);
+      return reply.code(transfer.status).headers(transfer.headers).send(transfer.stream());
     },
   );
 };

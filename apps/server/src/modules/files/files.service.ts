@@ -1,7 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
@@ -12,7 +11,7 @@ import {
 } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { badRequest, forbidden, notFound, rangeNotSatisfiable } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext } from '../../lib/auth-context.js';
 
@@ -28,61 +27,12 @@ export function filesRootFor(config: Pick<Config, 'filesDir'>, tenantId: string 
 /** The extension a stored file may add to the requested name (`sales_report` → `sales_report.csv`). */
 const STORED_EXTENSION = /^[A-Za-z0-9]{1,16}$/;
 
-/** Read size per chunk: large enough for throughput, small enough that memory stays flat per download. */
-const STREAM_CHUNK_BYTES = 512 * 1024;
-
-const CONTENT_TYPES: Record<string, string> = {
-  csv: 'text/csv; charset=utf-8',
-  tsv: 'text/tab-separated-values; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  json: 'application/json',
-  xml: 'application/xml',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  parquet: 'application/vnd.apache.parquet',
-};
-
-export function contentTypeOf(fileName: string): string {
-  const dot = fileName.lastIndexOf('.');
-  const extension = dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
-}
-
-export interface ByteRange {
-  start: number;
-  /** Inclusive. */
-  end: number;
-}
-
-/**
- * One `bytes=` range of RFC 9110 against a file of `size` bytes. `undefined`: ignore the header and
- * send the whole file (absent, malformed, or several ranges); `'unsatisfiable'`: answer 416.
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
-  if (header === undefined) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return undefined;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (last !== '' && Number(last) < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
-}
-
-export interface Download {
-  status: 200 | 206;
-  headers: Record<string, string>;
-  body: Readable;
+/** A stored file, open for reading: whoever receives it closes `handle`. */
+export interface StoredFile {
+  handle: FileHandle;
+  storedName: string;
+  size: number;
+  mtime: Date;
 }
 
 export function createFilesService(deps: {
@@ -103,10 +53,7 @@ export function createFilesService(deps: {
    * The stored file for `name`, opened: `name` itself or `name.<ext>`, a regular file whose real
    * path (symlinks resolved) is inside the root. Anything else is "not found".
    */
-  async function openStored(
-    name: string,
-    tenantId: string | null,
-  ): Promise<{ handle: FileHandle; storedName: string; size: number; mtime: Date }> {
+  async function openStored(name: string, tenantId: string | null): Promise<StoredFile> {
     let root: string;
     try {
       root = await realpath(filesRootFor(config, tenantId));
@@ -139,77 +86,30 @@ export function createFilesService(deps: {
 
   return {
     /**
-     * `GET /files/download/{name}`: 400 for a name that is not a plain file name, 403 without the
-     * role `download_{name}` (superusers may download any), 404 when no such file exists. The file
-     * streams from disk (constant memory) and honours one `Range`. With a tenant selected (already
-     * checked: the caller belongs to it) the file comes from that tenant's folder only.
+     * `GET /files/download/{name}`'s checks: 400 for a name that is not a plain file name, 403 without
+     * the role `download_{name}` (superusers may download any), 404 when no such file exists. With a
+     * tenant selected (already checked: the caller belongs to it) the file comes from that tenant's
+     * folder only. Answers the file opened; the route sends it (file-transport.ts) and closes it.
      */
-    async download(
-      actor: Actor,
-      name: string,
-      request: {
-        tenantId: string | null;
-        range: string | undefined;
-        ifRange: string | undefined;
-        countAsDownload: boolean;
-      },
-    ): Promise<Download> {
+    async openDownload(actor: Actor, name: string, tenantId: string | null): Promise<StoredFile> {
       assertValidName(name);
       if (!actor.user.isSuperuser && !(await hasRole(actor, `${DOWNLOAD_ROLE_PREFIX}${name}`))) {
         throw forbidden(fileMessages.notAuthorized);
       }
-      const file = await openStored(name, request.tenantId);
-      try {
-        const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtime.getTime()).toString(16)}"`;
-        const lastModified = file.mtime.toUTCString();
-        const rangeApplies =
-          request.ifRange === undefined || request.ifRange === etag || request.ifRange === lastModified;
-        const range = rangeApplies ? parseRange(request.range, file.size) : undefined;
-        if (range === 'unsatisfiable') {
-          throw rangeNotSatisfiable(fileMessages.rangeNotSatisfiable, file.size);
-        }
-        const start = range?.start ?? 0;
-        const end = range?.end ?? file.size - 1;
-        const headers: Record<string, string> = {
-          'content-type': contentTypeOf(file.storedName),
-          'content-disposition': `attachment; filename="${file.storedName}"; filename*=UTF-8''${encodeURIComponent(file.storedName)}`,
-          'content-length': String(Math.max(0, end - start + 1)),
-          'accept-ranges': 'bytes',
-          'cache-control': 'private, no-store',
-          etag,
-          'last-modified': lastModified,
-        };
-        if (range) headers['content-range'] = `bytes ${start}-${end}/${file.size}`;
-        if (request.countAsDownload) {
-          await db.transaction((tx) =>
-            audit.record(tx, actor, {
-              action: AUDIT_ACTIONS.fileDownload,
-              targetType: AUDIT_TARGET_TYPES.file,
-              targetId: file.storedName,
-              before: null,
-              after: {
-                file: file.storedName,
-                size: file.size,
-                range: range ? `${start}-${end}` : null,
-                tenant_id: request.tenantId,
-              },
-            }),
-          );
-        }
-        if (file.size === 0) {
-          await file.handle.close();
-          return { status: 200, headers, body: Readable.from([]) };
-        }
-        // Closes the handle when it ends, fails, or the client goes away.
-        return {
-          status: range ? 206 : 200,
-          headers,
-          body: file.handle.createReadStream({ start, end, highWaterMark: STREAM_CHUNK_BYTES }),
-        };
-      } catch (error) {
-        await file.handle.close();
-        throw error;
-      }
+      return openStored(name, tenantId);
+    },
+
+    /** Records a download in the audit log: the file, its size, the bytes sent (`start-end`) if a range. */
+    async recordDownload(actor: Actor, file: StoredFile, range: string | null, tenantId: string | null) {
+      await db.transaction((tx) =>
+        audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.fileDownload,
+          targetType: AUDIT_TARGET_TYPES.file,
+          targetId: file.storedName,
+          before: null,
+          after: { file: file.storedName, size: file.size, range, tenant_id: tenantId },
+        }),
+      );
     },
   };
 }

@@ -24,12 +24,12 @@ import type { Config } from '../../config.js';
 import { currentActor } from '../../plugins/auth.js';
 import { byIp } from '../../plugins/rate-limit.js';
 import { SSO_CALLBACK_PATH, type SsoService } from './sso.service.js';
+import { denied } from '../../lib/route-responses.js';
 
 /** The cookie binding a provider's callback to the browser that started the sign-in. */
 const FLOW_COOKIE = 'dp_sso_flow';
 const FLOW_COOKIE_SECONDS = 10 * 60;
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const limited = { 400: HttpErrorSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema };
 
 function cookieOf(request: FastifyRequest, name: string): string | undefined {

@@ -22,8 +22,8 @@ import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { TenantsService } from './tenants.service.js';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { denied } from '../../lib/route-responses.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 const tenantHeaderErrors = { 403: HttpErrorSchema, 404: HttpErrorSchema };
 
 /** The tenant chosen with `X-Tenant-ID`, for routes that only make sense inside one. */

@@ -1,5 +1,4 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { prepareArrayRows } from '../../db/array-rows.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
 import { users, userTwoFactor } from '../../db/schema/index.js';
@@ -37,12 +36,12 @@ export type LoginCredentials = Pick<UserRow, 'id' | 'hashedPassword' | 'isActive
 };
 
 /**
- * The login lookup, prepared once (it runs on every attempt) and run on the driver with its row as
- * an array (db/array-rows.ts), reading only what a login uses, the two-factor flag included, so a
- * sign-in makes one round trip before its session insert.
+ * The login lookup, a Drizzle prepared statement built once (it runs on every attempt), reading only
+ * what a login uses, the two-factor flag included, so a sign-in makes one round trip before its
+ * session insert.
  */
 export function prepareFindLoginCredentials(db: Database) {
-  const query = db
+  const statement = db
     .select({
       id: users.id,
       hashedPassword: users.hashedPassword,
@@ -54,20 +53,11 @@ export function prepareFindLoginCredentials(db: Database) {
     // At most one row: user_id is the table's key.
     .leftJoin(userTwoFactor, eq(userTwoFactor.userId, users.id))
     .where(eq(users.email, sql.placeholder('email')))
-    .limit(1);
-  const run = prepareArrayRows<{ email: string }>(db, 'find_login_credentials', query);
+    .limit(1)
+    .prepare('find_login_credentials');
   return async (email: string): Promise<LoginCredentials | undefined> => {
-    const [row] = await run({ email });
-    if (!row) return undefined;
-    // The select's columns, in its order.
-    const [id, hashedPassword, isActive, passwordChangedAt, twoFactorEnabled] = row as [
-      string,
-      string,
-      boolean,
-      Date,
-      boolean,
-    ];
-    return { id, hashedPassword, isActive, passwordChangedAt, twoFactorEnabled };
+    const [row] = await statement.execute({ email });
+    return row;
   };
 }
 

@@ -22,9 +22,7 @@ import type { Config } from '../../config.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import { byField, byIp } from '../../plugins/rate-limit.js';
 import type { UsersService } from './users.service.js';
-
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
-const invalid = { 400: HttpErrorSchema, 409: HttpErrorSchema, 422: ValidationErrorSchema };
+import { denied, invalid } from '../../lib/route-responses.js';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: Config }> = async (app, options) => {
   const { users, config } = options;
