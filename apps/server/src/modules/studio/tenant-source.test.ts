@@ -1,4 +1,5 @@
 import type { ReportPublic, ReportRunResult, TenantPublic } from '@dataplatform/contract';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, type TestContext, type TestUser } from '../../../test/harness.js';
 import { startTenantDatabases, type TenantDatabase } from '../../../test/tenant-databases.js';
@@ -32,7 +33,7 @@ function preview(tenantId: string, sql: string, body: object = {}, kind: 'table'
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    env: { STUDIO_QUERY_TIMEOUT_SECONDS: '1' },
+    env: { STUDIO_QUERY_TIMEOUT_SECONDS: '3' },
     config: {
       tenantDatabases: { maxPools: 10, poolSize: 4, idleMs: 60_000, connectTimeoutMs: 5000, allowedHosts: null },
     },
@@ -178,5 +179,55 @@ describe('the tenant source', () => {
       expect(next.json<ReportRunResult>().rows).toEqual([[250]]);
     },
     60_000,
+  );
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'stops the query in the database when the client disconnects (STUDIO-REPORT-8)',
+    async () => {
+      const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      const marker = 'studio_cancel_marker';
+      const controller = new AbortController();
+      const sent = fetch(`${address}/api/v1/studio/preview`, {
+        method: 'POST',
+        headers: { ...admin.headers, 'x-tenant-id': tenantA.id, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          definition: definition(
+            `SELECT count(*) AS n FROM generate_series(1, 100000000) a, generate_series(1, 100000000) b WHERE 'x' <> '${marker}'`,
+            'kpi',
+          ),
+          block: 'b',
+        }),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await watcher.connect();
+      const running = async () =>
+        (
+          await watcher.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()",
+            [`%${marker}%`],
+          )
+        ).rows[0]?.n ?? 0;
+      try {
+        let seen = false;
+        for (let tries = 0; tries < 40 && !seen; tries += 1) {
+          seen = (await running()) > 0;
+          if (!seen) await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        expect(seen).toBe(true);
+        controller.abort();
+        await sent;
+        const abortedAt = performance.now();
+        while ((await running()) > 0 && performance.now() - abortedAt < 5000) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        // Gone well before the 3 s statement timeout would have ended it.
+        expect(await running()).toBe(0);
+        expect(performance.now() - abortedAt).toBeLessThan(2000);
+      } finally {
+        await watcher.end();
+      }
+    },
+    30_000,
   );
 });
