@@ -200,7 +200,12 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
-  const studioEngine = createStudioEngine({ config, log, redis: deps.redis });
+  const studioEngine = createStudioEngine({
+    config,
+    log,
+    redis: deps.redis,
+    tenantDatabases: { use: (tenantId, sealed, work) => tenants.useDatabase(tenantId, sealed, work) },
+  });
   const reports = createReportsService({ db, clock, audit, engine: studioEngine });
 
   let workersStopped: Promise<void> | undefined;

@@ -35,7 +35,7 @@ const runErrors = {
 
 /** The tenant the request chose (checked against the caller by the tenant-context plugin), or none. */
 function scopeOf(request: FastifyRequest): StudioScope {
-  return { tenantId: request.tenant?.id ?? null };
+  return { tenantId: request.tenant?.id ?? null, sealedDburl: request.tenant?.sealedDburl ?? null };
 }
 
 /**

@@ -6,9 +6,15 @@ import {
   StudioSourcesSchema,
   StudioTablesSchema,
 } from '@dataplatform/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.js';
 import type { SourceId, StudioEngine } from './engine/engine.js';
+
+const scopeOf = (request: FastifyRequest) => ({
+  tenantId: request.tenant?.id ?? null,
+  sealedDburl: request.tenant?.sealedDburl ?? null,
+});
 
 const isSourceId = (id: string): id is SourceId => (STUDIO_SOURCE_KINDS as readonly string[]).includes(id);
 
@@ -34,7 +40,7 @@ export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }
       },
     },
     async (request) => {
-      const data = await engine.listSources({ tenantId: request.tenant?.id ?? null });
+      const data = await engine.listSources(scopeOf(request));
       return { data, count: data.length };
     },
   );
@@ -52,7 +58,7 @@ export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }
       },
     },
     async (request) => {
-      const scope = { tenantId: request.tenant?.id ?? null };
+      const scope = scopeOf(request);
       const { source_id: sourceId } = request.params;
       const available = await engine.listSources(scope);
       if (!isSourceId(sourceId) || !available.some((source) => source.id === sourceId)) {

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import {
   AUDIT_ACTIONS,
@@ -252,6 +253,17 @@ export function createTenantsService(deps: {
       if (found.tenant.status !== 'active') throw forbidden(tenantMessages.inactive);
       if (!found.isMember && !auth.user.isSuperuser) throw forbidden(tenantMessages.notMember);
       return { id: found.tenant.id, name: found.tenant.name, sealedDburl: found.tenant.dburlSealed };
+    },
+
+    /**
+     * Runs `work` on the pool of a tenant's own database (Studio's `tenant` source) once its URL
+     * opens and its host is allowed; failures of `work` are the caller's to describe.
+     */
+    async useDatabase<T>(tenantId: string, sealed: string, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+      const plain = openSealed(tenantId, sealed);
+      if (plain === null) throw serviceUnavailable(tenantMessages.dburlUnreadable);
+      if (!hostAllowed(plain)) throw conflict(tenantMessages.dburlHostNotAllowed);
+      return pools.use(tenantId, sealed, work);
     },
 
     /** Tables and views of the selected tenant's own database, read through its pool. */

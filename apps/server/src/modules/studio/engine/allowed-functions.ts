@@ -302,3 +302,55 @@ export const DUCKDB_FUNCTIONS: ReadonlySet<string> = new Set([...COMMON, ...DUCK
 
 /** Table functions a FROM clause may call: they make rows from their arguments, nothing else. */
 export const DUCKDB_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['range', 'generate_series', 'unnest']);
+
+const POSTGRES_ONLY = [
+  'cbrt',
+  'trim_scale',
+  'scale',
+  'cardinality',
+  'array_length',
+  'array_to_string',
+  'string_to_array',
+  'array_position',
+  'unnest',
+  'generate_series',
+  'justify_days',
+  'justify_hours',
+  'make_interval',
+  'date_add',
+  'date_subtract',
+  'timezone',
+  'overlaps',
+  'isfinite',
+  'bit_length',
+  'quote_ident',
+  'quote_literal',
+  'regexp_like',
+  'regexp_count',
+  'regexp_substr',
+  'regexp_split_to_array',
+  'jsonb_build_object',
+  'json_build_object',
+  'jsonb_agg',
+  'json_agg',
+  'jsonb_extract_path_text',
+  'json_extract_path_text',
+  'to_jsonb',
+  'to_json',
+  'mode',
+  'grouping',
+  'bit_and',
+  'bit_or',
+  'bool_and',
+  'bool_or',
+];
+
+/**
+ * What a report's SQL may call on a `tenant` source (PostgreSQL). Names qualified with a schema
+ * are refused, except `pg_catalog.` for the functions PostgreSQL's grammar writes itself (EXTRACT,
+ * SUBSTRING … FROM, TRIM, AT TIME ZONE).
+ */
+export const POSTGRES_FUNCTIONS: ReadonlySet<string> = new Set([...COMMON, ...POSTGRES_ONLY]);
+
+/** Table functions a FROM clause may call on PostgreSQL. */
+export const POSTGRES_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['generate_series', 'unnest']);

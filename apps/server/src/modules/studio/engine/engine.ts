@@ -1,11 +1,14 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import type { Config } from '../../../config.js';
 import { AppError, describeError } from '../../../lib/errors.js';
 import type { RedisConnection } from '../../../lib/redis.js';
 import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
 import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
 import { checkDuckdbTree } from './duckdb-guard.js';
+import { checkPostgresSql } from './postgres-guard.js';
+import { executePostgres, listPostgresTables } from './postgres-source.js';
 import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
 import { bindPlaceholders, quoteIdentifier, refused, valuesFor } from './sql-text.js';
 
@@ -15,6 +18,8 @@ export type SourceId = 'demo' | 'tenant' | 'extract';
 /** Whose data a call may see: `tenantId` null means no tenant was chosen (the demo source only). */
 export interface StudioScope {
   tenantId: string | null;
+  /** The chosen tenant's sealed `dburl`; null or omitted: it has no `tenant` source. */
+  sealedDburl?: string | null;
 }
 
 export type ParamValue = string | number | boolean | null;
@@ -76,6 +81,13 @@ export interface StudioEngineDeps {
   log: FastifyBaseLogger;
   /** Shares cached results across a fleet when REDIS_URL is set. */
   redis?: RedisConnection | undefined;
+  /** The tenant's own database through its bounded pool (modules/tenants); omitted: no `tenant` source. */
+  tenantDatabases?: TenantDatabaseAccess | undefined;
+}
+
+/** Runs `work` on the pool of the tenant's own database (host allow-list checked by the caller's service). */
+export interface TenantDatabaseAccess {
+  use<T>(tenantId: string, sealedDburl: string, work: (pool: pg.Pool) => Promise<T>): Promise<T>;
 }
 
 /** Most rows one table page may hold. */
@@ -311,9 +323,10 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   async function run(request: RunRequest): Promise<RunResult> {
     const started = performance.now();
     if (closed) throw new AppError('source_unavailable', 'The Studio engine is shutting down.', { 'Retry-After': '5' });
-    if (request.source !== 'demo') throw notFoundSource(request.source);
     const { skip, limit } = checkPaging(request);
     const sort = request.sort ?? [];
+    if (request.source === 'tenant') return runTenant(request, { skip, limit, sort }, started);
+    if (request.source !== 'demo') throw notFoundSource(request.source);
     const instance = await demoInstance();
     const guardConnection = await instance.connect();
     let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
@@ -353,20 +366,95 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
   }
 
+  /** The tenant's own database, or a 404 when the scope has none (no tenant chosen, no `dburl`). */
+  function tenantDatabase(scope: StudioScope): { tenantId: string; sealed: string; access: TenantDatabaseAccess } {
+    const access = deps.tenantDatabases;
+    if (!access || scope.tenantId === null || !scope.sealedDburl) throw notFoundSource('tenant');
+    return { tenantId: scope.tenantId, sealed: scope.sealedDburl, access };
+  }
+
+  /** Wraps the pool's failures (not the query's) as source_unavailable, without the URL's secrets. */
+  async function onTenantPool<T>(scope: StudioScope, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+    const { tenantId, sealed, access } = tenantDatabase(scope);
+    try {
+      return await access.use(tenantId, sealed, work);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      log.warn({ tenantId, err: firstLine(describeError(error)) }, 'a Studio tenant source failed');
+      throw new AppError('source_unavailable', "The tenant's database is not available now.", { 'Retry-After': '5' });
+    }
+  }
+
+  /** A block on the tenant's own PostgreSQL database: guarded by its parser, run read-only and bounded. */
+  async function runTenant(
+    request: RunRequest,
+    paging: { skip: number; limit: number; sort: NonNullable<RunRequest['sort']> },
+    started: number,
+  ): Promise<RunResult> {
+    const { tenantId, sealed } = tenantDatabase(request.scope);
+    const bound = bindPlaceholders(request.sql, (index) => `$${index + 1}`);
+    const values = valuesFor(bound.names, request.params);
+    await checkPostgresSql(bound.text, values.length);
+    // Live data: a result is reused only for the report's cache time, per tenant and per URL.
+    const key = resultKey([
+      `tenant:${tenantId}:${sealed}`,
+      bound.text,
+      values,
+      request.shape,
+      paging.skip,
+      paging.limit,
+      paging.sort,
+    ]);
+    const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
+    if (ttl > 0) {
+      const hit = await cache.get(key);
+      if (hit) return { ...hit, cached: true, elapsed_ms: elapsedSince(started) };
+    }
+    const result = await shared(key, request.signal, async (signal) => {
+      const release = admit(tenantId);
+      try {
+        const stored = await onTenantPool(request.scope, (pool) =>
+          executePostgres(pool, {
+            text: bound.text,
+            values,
+            shape: request.shape,
+            ...paging,
+            rowCap: settings.rowCap,
+            timeoutMs: settings.queryTimeoutMs,
+            signal,
+          }),
+        );
+        if (ttl > 0) await cache.set(key, stored, ttl);
+        return stored;
+      } finally {
+        release();
+      }
+    });
+    return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
+  }
+
   return {
     listSources(scope) {
-      void scope;
-      return Promise.resolve([
+      const sources: SourceSummary[] = [
         {
           id: 'demo',
           kind: 'demo',
           name: 'Price transparency demo',
           description: 'Generated in-network rates, hospital charges and a physician fee schedule.',
         },
-      ]);
+      ];
+      if (deps.tenantDatabases && scope.tenantId !== null && scope.sealedDburl) {
+        sources.push({
+          id: 'tenant',
+          kind: 'tenant',
+          name: "The tenant's database",
+          description: "The tenant's own PostgreSQL database (its dburl), queried live and read-only.",
+        });
+      }
+      return Promise.resolve(sources);
     },
     async listTables(scope, source) {
-      void scope;
+      if (source === 'tenant') return onTenantPool(scope, (pool) => listPostgresTables(pool));
       if (source !== 'demo') throw notFoundSource(source);
       const instance = await demoInstance();
       const connection = await instance.connect();

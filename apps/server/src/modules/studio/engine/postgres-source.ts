@@ -1,0 +1,161 @@
+import type pg from 'pg';
+import { AppError, describeError } from '../../../lib/errors.js';
+import type { ParamValue } from './engine.js';
+import { quoteIdentifier, refused } from './sql-text.js';
+
+/** What one run on a tenant's PostgreSQL database needs (the text already passed the guard). */
+export interface PostgresExecution {
+  /** One SELECT with `$1…$n` placeholders. */
+  text: string;
+  values: ParamValue[];
+  shape: 'page' | 'capped';
+  skip: number;
+  limit: number;
+  sort: { column: string; direction: 'asc' | 'desc' }[];
+  rowCap: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+interface Stored {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  count: number;
+}
+
+/** Values as JSON wants them: 64-bit integers as numbers when exact, numerics as numbers, dates as text. */
+function parserFor(oid: number): (value: string) => unknown {
+  switch (oid) {
+    case 16:
+      return (value) => value === 't';
+    case 21:
+    case 23:
+    case 26:
+    case 700:
+    case 701:
+    case 1700:
+      return Number;
+    case 20:
+      return (value) => {
+        const number = Number(value);
+        return Number.isSafeInteger(number) ? number : value;
+      };
+    case 114:
+    case 3802:
+      return (value) => JSON.parse(value) as unknown;
+    case 1114:
+      return (value) => value.replace(' ', 'T');
+    default:
+      return (value) => value;
+  }
+}
+
+const typeConfig = { getTypeParser: parserFor };
+
+/**
+ * Runs one guarded SELECT in a READ ONLY transaction with `statement_timeout` (PostgreSQL stops it,
+ * not only the HTTP answer); the abort signal cancels it in the server with pg_cancel_backend.
+ */
+export async function executePostgres(pool: pg.Pool, execution: PostgresExecution): Promise<Stored> {
+  const client = await pool.connect();
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid !== undefined) pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+  };
+  execution.signal.addEventListener('abort', cancel, { once: true });
+  let broken = false;
+  try {
+    if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
+    await client.query('BEGIN TRANSACTION READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
+    await client.query('SET LOCAL idle_in_transaction_session_timeout = 60000');
+    const wrapped = `(\n${execution.text}\n) AS studio_result`;
+    const run = (text: string) =>
+      client.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
+    const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
+    const columns = await describeColumns(client, shape.fields);
+    let stored: Stored;
+    if (execution.shape === 'capped') {
+      const result = await run(`SELECT * FROM ${wrapped} LIMIT ${execution.rowCap + 1}`);
+      if (result.rows.length > execution.rowCap) {
+        throw new AppError(
+          'result_too_large',
+          `The query returns more than ${execution.rowCap} rows: aggregate it (GROUP BY) or filter it for a chart or KPI.`,
+        );
+      }
+      stored = { columns, rows: result.rows, count: result.rows.length };
+    } else {
+      const names = new Set(columns.map((column) => column.name));
+      for (const order of execution.sort) {
+        if (!names.has(order.column)) throw refused(`The result has no column ${order.column} to sort by.`);
+      }
+      const orderBy =
+        execution.sort.length === 0
+          ? ''
+          : ` ORDER BY ${execution.sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+      const counted = await run(`SELECT count(*) FROM ${wrapped}`);
+      const page = await run(`SELECT * FROM ${wrapped}${orderBy} LIMIT ${execution.limit} OFFSET ${execution.skip}`);
+      stored = { columns, rows: page.rows, count: Number(counted.rows[0]?.[0] ?? 0) };
+    }
+    await client.query('COMMIT');
+    return stored;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    const message = describeError(error);
+    if (code === '57014') {
+      if (cancelled) throw new AppError('query_refused', 'The query was cancelled.');
+      throw new AppError(
+        'query_timeout',
+        `The query ran longer than ${execution.timeoutMs / 1000} s and was stopped: filter or aggregate it so it reads less.`,
+      );
+    }
+    // A query error has a SQLSTATE; a broken connection or pool is the source's failure.
+    if (typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P')) {
+      throw refused(`The query failed: ${message.split('\n')[0] ?? message}`);
+    }
+    throw error;
+  } finally {
+    execution.signal.removeEventListener('abort', cancel);
+    client.release(broken);
+  }
+}
+
+/** Column names with their PostgreSQL type names (format_type of the result's type oids). */
+async function describeColumns(client: pg.PoolClient, fields: pg.FieldDef[]) {
+  const oids = [...new Set(fields.map((field) => field.dataTypeID))];
+  const named = await client.query<{ oid: number; name: string }>(
+    'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])',
+    [oids],
+  );
+  const byOid = new Map(named.rows.map((row) => [row.oid, row.name]));
+  return fields.map((field) => ({ name: field.name, type: byOid.get(field.dataTypeID) ?? 'unknown' }));
+}
+
+/** Tables and views the tenant's role may read, system schemas left out, with their columns. */
+export async function listPostgresTables(
+  pool: pg.Pool,
+): Promise<{ name: string; columns: { name: string; type: string }[] }[]> {
+  const result = await pool.query<{ schema: string; name: string; columns: { name: string; type: string }[] }>(`
+    SELECT n.nspname AS schema, c.relname AS name,
+           coalesce(json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod))
+                             ORDER BY a.attnum) FILTER (WHERE a.attnum IS NOT NULL), '[]'::json) AS columns
+    FROM pg_catalog.pg_class c
+    JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.relkind IN ('r', 'p', 'f', 'v', 'm')
+      AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+      AND has_table_privilege(c.oid, 'SELECT')
+    GROUP BY n.nspname, c.relname
+    ORDER BY n.nspname, c.relname
+    LIMIT 1000`);
+  return result.rows.map((row) => ({
+    name: row.schema === 'public' ? row.name : `${row.schema}.${row.name}`,
+    columns: row.columns,
+  }));
+}
