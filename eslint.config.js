@@ -125,4 +125,27 @@ export default tseslint.config(
     // watch) costs nothing here.
     rules: { 'react-hooks/incompatible-library': 'off' },
   },
+  {
+    // One way per thing (issue 30): where the app keeps a component of its own, the library's twin
+    // is banned. The table pager stays ours (decisions 036 and 045): DataTable's pager.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mui/material/TablePagination',
+              message: "Use DataTable's pagination (components/data-table.tsx, decision 036).",
+            },
+            {
+              name: '@mui/material',
+              importNames: ['TablePagination'],
+              message: "Use DataTable's pagination (components/data-table.tsx, decision 036).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,6 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
-import { TooltipLayer } from '../components/tooltip-layer.js';
 import { registerNavigator } from '../lib/navigation.js';
 import { getToasts, subscribeToasts } from '../lib/toast-store.js';
 import { AppRoutes } from './routes.js';
@@ -38,7 +37,6 @@ export function App() {
       <NavigatorBridge />
       <AppRoutes />
       <ToastOutlet />
-      <TooltipLayer />
     </AppThemeProvider>
   );
 }

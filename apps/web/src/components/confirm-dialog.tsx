@@ -5,7 +5,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId, type ReactNode } from 'react';
-import { LoadingButton } from './loading-button.js';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -58,14 +57,9 @@ export function ConfirmDialog({
           {cancelLabel}
         </Button>
         {extraAction}
-        <LoadingButton
-          onClick={onConfirm}
-          loading={loading}
-          variant="contained"
-          color={destructive ? 'error' : 'primary'}
-        >
+        <Button onClick={onConfirm} loading={loading} variant="contained" color={destructive ? 'error' : 'primary'}>
           {confirmLabel}
-        </LoadingButton>
+        </Button>
       </DialogActions>
     </Dialog>
   );

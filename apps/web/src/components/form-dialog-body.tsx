@@ -10,7 +10,6 @@ import { useId, useState } from 'react';
 import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { applyServerErrors, type FormDialogProps } from './form-dialog.js';
-import { LoadingButton } from './loading-button.js';
 
 /** FormDialog's form, in a chunk of its own (react-hook-form and the zod resolver load on opening). */
 export function FormDialogBody<TValues extends FieldValues, TParsed>({
@@ -96,15 +95,16 @@ function SubmitButton({
   describedBy?: string;
 }) {
   return (
-    <LoadingButton
+    <Button
       type="submit"
       variant="contained"
       loading={loading}
-      loadingText={submittingText}
+      // With a submitting text the spinner goes before it; without, it stands in the label's place.
+      loadingPosition={submittingText ? 'start' : 'center'}
       disabled={disabled}
       aria-describedby={describedBy}
     >
-      {label}
-    </LoadingButton>
+      {loading && submittingText ? submittingText : label}
+    </Button>
   );
 }

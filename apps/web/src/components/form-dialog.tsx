@@ -74,7 +74,7 @@ export function applyServerErrors<TValues extends FieldValues>(
 
 /**
  * A dialog holding one form (react-hook-form with the zod resolver): validation on blur, a
- * LoadingButton while it submits, the server's 422 messages on their fields, everything else on the
+ * loading Button while it submits, the server's 422 messages on their fields, everything else on the
  * form's error line. The form lives only while the dialog is open, so each opening starts from
  * `defaultValues` with no leftover messages; it closes itself on success. The form's code (and the
  * schema, when given as a loader) loads when the dialog first opens.

@@ -1,7 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { LoadingButton } from './loading-button.js';
 import { PasswordField } from './password-field.js';
 
 describe('PasswordField', () => {
@@ -29,31 +28,5 @@ describe('PasswordField', () => {
   it('shows no message and is valid without one', () => {
     render(<PasswordField label="Password" />);
     expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'false');
-  });
-});
-
-describe('LoadingButton', () => {
-  it('is an ordinary button when not loading', () => {
-    render(<LoadingButton>Send Message</LoadingButton>);
-    expect(screen.getByRole('button', { name: 'Send Message' })).toBeEnabled();
-    expect(screen.queryByTestId('loading-spinner')).toBeNull();
-  });
-
-  it('while loading is disabled and shows a spinner plus the loading text', () => {
-    render(
-      <LoadingButton loading loadingText="Sending...">
-        Send Message
-      </LoadingButton>,
-    );
-    const button = screen.getByRole('button', { name: 'Sending...' });
-    expect(button).toBeDisabled();
-    expect(screen.getByTestId('loading-spinner')).toBeInTheDocument();
-  });
-
-  it('while loading without text shows only the spinner but keeps its accessible name', () => {
-    render(<LoadingButton loading>Save</LoadingButton>);
-    const button = screen.getByRole('button', { name: 'Save' });
-    expect(button).toBeDisabled();
-    expect(screen.getByTestId('loading-spinner')).toBeInTheDocument();
   });
 });

@@ -1,11 +1,12 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 import { useAreaFrame } from '../lib/area-frame.js';
 import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
-import { TabStrip } from './tab-strip.js';
 
 export interface RoutedTab {
   label: ReactNode;
@@ -63,17 +64,20 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   return (
     <>
       <Box sx={{ mb: 3 }}>
-        <TabStrip
-          aria-label={ariaLabel}
-          selected={selected}
-          panelId={`${idPrefix}-panel`}
-          items={visible.map((tab) => ({
-            value: tab.segment,
-            label: tab.label,
-            to: `${base}/${tab.segment}`,
-            id: `${idPrefix}-tab-${tab.segment}`,
-          }))}
-        />
+        {/* MUI's Tabs as links: arrow keys, Home and End move the focus, Enter follows the link. */}
+        <Tabs aria-label={ariaLabel} value={selected} variant="scrollable" scrollButtons={false}>
+          {visible.map((tab) => (
+            <Tab
+              key={tab.segment}
+              value={tab.segment}
+              label={tab.label}
+              component={RouterLink}
+              to={`${base}/${tab.segment}`}
+              id={`${idPrefix}-tab-${tab.segment}`}
+              aria-controls={`${idPrefix}-panel`}
+            />
+          ))}
+        </Tabs>
       </Box>
       {/* Marked so the layout keeps the footer below the fold while a tab loads and grows. */}
       <Box

@@ -3,14 +3,13 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
 import { lazyTab, RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
 import { useAreaFrame } from '../../lib/area-frame.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getStoredUser } from '../../lib/session.js';
-import { meQueryOptions } from './api/me.js';
+import { useCurrentUser } from '../../lib/current-user.js';
 import { DangerZoneTab } from './components/danger-zone-tab.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
 import { ProfileTab } from './components/profile-tab.js';
@@ -26,7 +25,7 @@ const SecurityTab = lazyTab(() => import('./components/security-tab.js').then((m
 const DownloadTab = lazyTab(() => import('./components/download-tab.js').then((m) => m.DownloadTab));
 
 function SettingsTabs() {
-  const me = useQuery(meQueryOptions());
+  const me = useCurrentUser();
   const user = me.data;
   // Until the account has loaded, the stored record says whether this is a superuser (not in the
   // frame, which is everyone's).

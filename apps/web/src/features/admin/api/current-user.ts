@@ -1,17 +1,5 @@
-import type { UserPublic } from '@dataplatform/contract';
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
-
-export const currentUserKeys = { all: ['admin', 'current-user'] as const };
-
-/** `GET /users/me`: the admin console uses only its id. */
-export function fetchCurrentUser(signal?: AbortSignal): Promise<UserPublic> {
-  return apiRequest<UserPublic>({ path: '/users/me', signal, admin: true });
-}
-
-export function currentUserQueryOptions() {
-  return queryOptions({ queryKey: currentUserKeys.all, queryFn: ({ signal }) => fetchCurrentUser(signal) });
-}
+import type { QueryClient } from '@tanstack/react-query';
+import { currentUserQueryOptions } from '../../../lib/current-user.js';
 
 /**
  * The id a create sends as created_by/updated_by (ADM-ROLES-5): "User not authenticated" when

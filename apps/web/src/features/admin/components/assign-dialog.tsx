@@ -8,7 +8,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type ReactNode } from 'react';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { TransferList, type TransferItem } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
 
@@ -127,9 +126,9 @@ export function AssignBody({
         <Button onClick={onClose} disabled={submitting}>
           Cancel
         </Button>
-        <LoadingButton variant="contained" loading={submitting} disabled={!canAssign} onClick={() => void assign()}>
+        <Button variant="contained" loading={submitting} disabled={!canAssign} onClick={() => void assign()}>
           Assign
-        </LoadingButton>
+        </Button>
       </DialogActions>
     </>
   );

@@ -12,7 +12,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { formatDate, formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
@@ -211,7 +210,7 @@ function ContactMessage({
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {STATUS_ACTIONS.filter((action) => action.status !== status).map((action) => (
-          <LoadingButton
+          <Button
             key={action.status}
             variant="outlined"
             loading={update.isPending && update.variables.status === action.status}
@@ -219,7 +218,7 @@ function ContactMessage({
             onClick={() => move(action)}
           >
             {action.label}
-          </LoadingButton>
+          </Button>
         ))}
         <Button variant="contained" onClick={onClose}>
           Close

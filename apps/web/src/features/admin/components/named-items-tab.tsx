@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
+import Tooltip from '@mui/material/Tooltip';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
@@ -111,13 +111,11 @@ export function NamedItemsTab<TItem extends NamedItem>({
           const builtIn = isBuiltIn(item);
           return (
             <>
-              <IconButton
-                {...tooltip(`Edit ${item.name}`)}
-                aria-label={`Edit ${lower} ${item.name}`}
-                onClick={() => setEditing(item)}
-              >
-                <EditIcon fontSize="small" />
-              </IconButton>
+              <Tooltip title={`Edit ${item.name}`}>
+                <IconButton aria-label={`Edit ${lower} ${item.name}`} onClick={() => setEditing(item)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
               {builtIn ? (
                 <ProtectedActionButton
                   label={`Delete ${lower} ${item.name}`}
@@ -125,13 +123,11 @@ export function NamedItemsTab<TItem extends NamedItem>({
                   icon={<DeleteIcon fontSize="small" />}
                 />
               ) : (
-                <IconButton
-                  {...tooltip(`Delete ${item.name}`)}
-                  aria-label={`Delete ${lower} ${item.name}`}
-                  onClick={() => setRemoving(item)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
+                <Tooltip title={`Delete ${item.name}`}>
+                  <IconButton aria-label={`Delete ${lower} ${item.name}`} onClick={() => setRemoving(item)}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
               )}
             </>
           );

@@ -1,6 +1,6 @@
 import IconButton from '@mui/material/IconButton';
 import { useId, type ReactNode } from 'react';
-import { tooltip } from '../../../components/tooltip-layer.js';
+import Tooltip from '@mui/material/Tooltip';
 
 /**
  * An action that is not allowed on this row, and says why: it stays focusable (aria-disabled, not
@@ -10,17 +10,18 @@ export function ProtectedActionButton({ label, reason, icon }: { label: string; 
   const reasonId = useId();
   return (
     <>
-      <IconButton
-        {...tooltip(reason)}
-        aria-label={label}
-        aria-disabled="true"
-        aria-describedby={reasonId}
-        onClick={(event) => event.preventDefault()}
-        sx={{ color: 'action.disabled', cursor: 'not-allowed' }}
-        disableRipple
-      >
-        {icon}
-      </IconButton>
+      <Tooltip title={reason}>
+        <IconButton
+          aria-label={label}
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          onClick={(event) => event.preventDefault()}
+          sx={{ color: 'action.disabled', cursor: 'not-allowed' }}
+          disableRipple
+        >
+          {icon}
+        </IconButton>
+      </Tooltip>
       <span id={reasonId} hidden>
         {reason}
       </span>

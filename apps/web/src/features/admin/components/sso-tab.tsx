@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
+import Tooltip from '@mui/material/Tooltip';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
   ssoConnectionsQueryOptions,
@@ -115,20 +115,16 @@ export function SsoTab() {
         }}
         actions={(connection) => (
           <>
-            <IconButton
-              {...tooltip(`Edit ${connection.name}`)}
-              aria-label={`Edit connection ${connection.name}`}
-              onClick={() => setEditing(connection)}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              {...tooltip(`Delete ${connection.name}`)}
-              aria-label={`Delete connection ${connection.name}`}
-              onClick={() => setDeleting(connection)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
+            <Tooltip title={`Edit ${connection.name}`}>
+              <IconButton aria-label={`Edit connection ${connection.name}`} onClick={() => setEditing(connection)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={`Delete ${connection.name}`}>
+              <IconButton aria-label={`Delete connection ${connection.name}`} onClick={() => setDeleting(connection)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
           </>
         )}
       />

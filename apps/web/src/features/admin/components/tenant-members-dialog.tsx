@@ -10,7 +10,6 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { TransferList } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
 import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
@@ -111,14 +110,14 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
         <Button onClick={onClose} disabled={save.isPending}>
           Cancel
         </Button>
-        <LoadingButton
+        <Button
           variant="contained"
           loading={save.isPending}
           disabled={members.data === undefined}
           onClick={() => void submit()}
         >
           Save
-        </LoadingButton>
+        </Button>
       </DialogActions>
     </>
   );

@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
+import Tooltip from '@mui/material/Tooltip';
 import {
   TENANTS_PAGE_SIZE,
   tenantsQueryOptions,
@@ -126,36 +126,32 @@ export function TenantsTab() {
         }}
         actions={(tenant) => (
           <>
-            <span {...tooltip(tenant.dburl ? 'Check connection' : tenantMessages.noDatabase)}>
-              <IconButton
-                aria-label={`Check connection of tenant ${tenant.name}`}
-                onClick={() => runCheck(tenant)}
-                disabled={!tenant.dburl || check.isPending}
-              >
-                <NetworkCheckIcon fontSize="small" />
+            <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
+              <span>
+                <IconButton
+                  aria-label={`Check connection of tenant ${tenant.name}`}
+                  onClick={() => runCheck(tenant)}
+                  disabled={!tenant.dburl || check.isPending}
+                >
+                  <NetworkCheckIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title="Members">
+              <IconButton aria-label={`Members of tenant ${tenant.name}`} onClick={() => setMembers(tenant)}>
+                <GroupIcon fontSize="small" />
               </IconButton>
-            </span>
-            <IconButton
-              {...tooltip('Members')}
-              aria-label={`Members of tenant ${tenant.name}`}
-              onClick={() => setMembers(tenant)}
-            >
-              <GroupIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              {...tooltip(`Edit ${tenant.name}`)}
-              aria-label={`Edit tenant ${tenant.name}`}
-              onClick={() => setEditing(tenant)}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              {...tooltip(`Delete ${tenant.name}`)}
-              aria-label={`Delete tenant ${tenant.name}`}
-              onClick={() => setDeleting(tenant)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
+            </Tooltip>
+            <Tooltip title={`Edit ${tenant.name}`}>
+              <IconButton aria-label={`Edit tenant ${tenant.name}`} onClick={() => setEditing(tenant)}>
+                <EditIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={`Delete ${tenant.name}`}>
+              <IconButton aria-label={`Delete tenant ${tenant.name}`} onClick={() => setDeleting(tenant)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
           </>
         )}
       />

@@ -17,7 +17,7 @@ import { DataTable, useServerPage, type DataTableColumn } from '../../../compone
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
-import { tooltip } from '../../../components/tooltip-layer.js';
+import Tooltip from '@mui/material/Tooltip';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -173,20 +173,16 @@ export function UsersTab() {
           const self = user.id === ownId;
           return (
             <>
-              <IconButton
-                {...tooltip(`Edit ${user.email}`)}
-                aria-label={`Edit user ${user.email}`}
-                onClick={() => setEditing(user)}
-              >
-                <EditIcon fontSize="small" />
-              </IconButton>
-              <IconButton
-                {...tooltip(`Sign out ${user.email} everywhere`)}
-                aria-label={`Sign out user ${user.email} everywhere`}
-                onClick={() => setSigningOut(user)}
-              >
-                <LogoutIcon fontSize="small" />
-              </IconButton>
+              <Tooltip title={`Edit ${user.email}`}>
+                <IconButton aria-label={`Edit user ${user.email}`} onClick={() => setEditing(user)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              <Tooltip title={`Sign out ${user.email} everywhere`}>
+                <IconButton aria-label={`Sign out user ${user.email} everywhere`} onClick={() => setSigningOut(user)}>
+                  <LogoutIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
               {self ? (
                 <ProtectedActionButton
                   label={`Reset two-factor authentication of user ${user.email}`}
@@ -194,13 +190,14 @@ export function UsersTab() {
                   icon={<LockResetIcon fontSize="small" />}
                 />
               ) : (
-                <IconButton
-                  {...tooltip(`Reset two-factor authentication of ${user.email}`)}
-                  aria-label={`Reset two-factor authentication of user ${user.email}`}
-                  onClick={() => setResettingTwoFactor(user)}
-                >
-                  <LockResetIcon fontSize="small" />
-                </IconButton>
+                <Tooltip title={`Reset two-factor authentication of ${user.email}`}>
+                  <IconButton
+                    aria-label={`Reset two-factor authentication of user ${user.email}`}
+                    onClick={() => setResettingTwoFactor(user)}
+                  >
+                    <LockResetIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
               )}
               {self ? (
                 <ProtectedActionButton
@@ -209,13 +206,11 @@ export function UsersTab() {
                   icon={<DeleteIcon fontSize="small" />}
                 />
               ) : (
-                <IconButton
-                  {...tooltip(`Delete ${user.email}`)}
-                  aria-label={`Delete user ${user.email}`}
-                  onClick={() => setDeleting(user)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
+                <Tooltip title={`Delete ${user.email}`}>
+                  <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
               )}
             </>
           );

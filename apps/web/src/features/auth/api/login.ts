@@ -1,7 +1,7 @@
 import type { Token, TwoFactorChallenge, TwoFactorLogin } from '@dataplatform/contract';
 import { apiRequest } from '../../../lib/api-client.js';
 import { clearSession, setAccessToken, setStoredUser } from '../../../lib/session.js';
-import { fetchCurrentUser } from './current-user.js';
+import { fetchCurrentUser } from '../../../lib/current-user.js';
 
 /** Signed in, or (TOTP-LOGIN-1) the password was right and a code from the authenticator app is next. */
 export type LoginOutcome = { twoFactor: false } | { twoFactor: true; challengeToken: string };

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { PasswordField } from '../../../components/password-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
@@ -78,9 +78,9 @@ export function LoginPage() {
         <Link component={RouterLink} to={paths.recoverPassword} sx={{ justifySelf: 'end' }}>
           Forgot Password?
         </Link>
-        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+        <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Log In
-        </LoadingButton>
+        </Button>
         <Typography sx={{ textAlign: 'center' }}>
           Don&apos;t have an account?{' '}
           <Link component={RouterLink} to={paths.signup}>

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { requestPasswordRecovery } from '../api/password-recovery.js';
 import {
@@ -51,9 +51,9 @@ export function RecoverPasswordPage() {
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
-        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+        <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue
-        </LoadingButton>
+        </Button>
         <Typography sx={{ textAlign: 'center' }}>
           Remembered it?{' '}
           <Link component={RouterLink} to={paths.login}>

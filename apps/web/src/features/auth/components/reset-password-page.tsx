@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
@@ -46,7 +46,7 @@ export function ResetPasswordPage() {
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
       <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <NewPasswordFields form={form} name="new_password" label="New Password" password={password} />
-        <LoadingButton
+        <Button
           type="submit"
           variant="contained"
           size="large"
@@ -54,7 +54,7 @@ export function ResetPasswordPage() {
           disabled={incomplete}
         >
           Reset Password
-        </LoadingButton>
+        </Button>
         <Typography sx={{ textAlign: 'center' }}>
           Need a new link?{' '}
           <Link component={RouterLink} to={paths.recoverPassword}>

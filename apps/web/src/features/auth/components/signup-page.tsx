@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
@@ -44,9 +44,9 @@ export function SignupPage() {
         <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <NewPasswordFields form={form} name="password" label="Password" password={password} />
-        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+        <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Sign Up
-        </LoadingButton>
+        </Button>
         <Typography sx={{ textAlign: 'center' }}>
           Already have an account?{' '}
           <Link component={RouterLink} to={paths.login}>

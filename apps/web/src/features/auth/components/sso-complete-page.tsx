@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { passwordFieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { PasswordField } from '../../../components/password-field.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/api-error.js';
@@ -109,9 +109,9 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
           required
           fullWidth
         />
-        <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+        <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Link and Sign In
-        </LoadingButton>
+        </Button>
         <Typography sx={{ textAlign: 'center' }}>
           <Link component={RouterLink} to={paths.login}>
             Back to Log In

@@ -7,7 +7,6 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { errorText } from '../../../lib/api-error.js';
 import { startSso } from '../api/sso.js';
 import { SsoStartFormSchema, type SsoStartFormOutput, type SsoStartFormValues } from '../schemas.js';
@@ -53,9 +52,9 @@ export function SsoSignIn() {
             required
             fullWidth
           />
-          <LoadingButton type="submit" variant="outlined" size="large" loading={form.formState.isSubmitting}>
+          <Button type="submit" variant="outlined" size="large" loading={form.formState.isSubmitting}>
             Continue with SSO
-          </LoadingButton>
+          </Button>
         </Box>
       ) : (
         <Button variant="outlined" size="large" onClick={() => setOpen(true)}>

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { loginWithCode } from '../api/login.js';
 import { AuthCard } from './auth-card.js';
@@ -89,9 +89,9 @@ function CodeForm({
           slotProps={{ htmlInput: { maxLength: 64, spellCheck: false } }}
         />
       )}
-      <LoadingButton type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
+      <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
         Verify
-      </LoadingButton>
+      </Button>
     </Box>
   );
 }

@@ -1,17 +1,25 @@
+// First: Zod's settings must be in place before any schema is built.
+import '../../../lib/zod-jitless.js';
+import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
-import { LoadingButton } from '../../../components/loading-button.js';
-import { TextInput } from '../../../components/text-input.js';
+import { useForm } from 'react-hook-form';
+import { ContactCreateSchema, contactMessages, type ContactCreate } from '@dataplatform/contract';
+import type { z } from 'zod';
+import { fieldProps } from '../../../components/form-field.js';
 import { needsApp } from '../../../lib/prerendered-hooks.js';
 import { createContact } from '../api/create-contact.js';
-import { loadContactValidation, useContactForm } from '../use-contact-form.js';
 import type { Outcome } from './contact-outcome.js';
 
 const loadOutcome = () => import('./contact-outcome.js');
 const ContactOutcome = lazy(() => loadOutcome().then((module) => ({ default: module.ContactOutcome })));
+
+const EMPTY: ContactCreate = { name: '', email: '', company: '', phone: '', subject: '', message: '', website: '' };
 
 /** Keeps an off-screen field out of sight and out of the tab order: only robots fill it in. */
 const offScreen = { position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' } as const;
@@ -20,10 +28,15 @@ const offScreen = { position: 'absolute', left: '-10000px', width: '1px', height
 export function ContactPage() {
   const [outcome, setOutcome] = useState<Outcome>();
   const [sentOnce, setSentOnce] = useState(false);
-  const { field, honeypotRef, handleSubmit, isSubmitting, reset } = useContactForm();
+  // As the app's other forms: each field checked against the contract's schema when it loses focus,
+  // every field on submit (the first invalid one focused), and after a submit on every change.
+  const form = useForm<ContactCreate, unknown, z.output<typeof ContactCreateSchema>>({
+    mode: 'onBlur',
+    resolver: zodResolver(ContactCreateSchema),
+    defaultValues: EMPTY,
+  });
 
-  const onSubmit = handleSubmit(async (parsed) => {
-    const { contactMessages } = await loadContactValidation();
+  const onSubmit = form.handleSubmit(async (parsed) => {
     try {
       await createContact({
         ...parsed,
@@ -31,7 +44,7 @@ export function ContactPage() {
         phone: parsed.phone || null,
         website: parsed.website || undefined,
       });
-      reset();
+      form.reset(EMPTY);
       setOutcome({ severity: 'success', message: contactMessages.success });
     } catch {
       setOutcome({ severity: 'error', message: contactMessages.failure });
@@ -39,11 +52,8 @@ export function ContactPage() {
     setSentOnce(true);
   });
 
-  // What the form needs after the first focus: the rules, and the snackbar that shows the result.
-  const prepare = () => {
-    void loadContactValidation();
-    void loadOutcome();
-  };
+  // What the form needs after the first focus: the snackbar that shows the result.
+  const prepare = () => void loadOutcome();
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 8 } }}>
@@ -64,13 +74,26 @@ export function ContactPage() {
           {...needsApp}
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
-          <TextInput {...field('name')} label="Name" autoComplete="name" required fullWidth />
-          <TextInput {...field('email')} label="Email" type="email" autoComplete="email" required fullWidth />
-          <TextInput {...field('company')} label="Company" autoComplete="organization" fullWidth />
-          <TextInput {...field('phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
-          <TextInput {...field('subject')} label="Subject" required fullWidth sx={{ gridColumn: '1 / -1' }} />
-          <TextInput
-            {...field('message')}
+          <TextField {...fieldProps(form, 'name')} label="Name" autoComplete="name" required fullWidth />
+          <TextField
+            {...fieldProps(form, 'email')}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            fullWidth
+          />
+          <TextField {...fieldProps(form, 'company')} label="Company" autoComplete="organization" fullWidth />
+          <TextField {...fieldProps(form, 'phone')} label="Phone" type="tel" autoComplete="tel" fullWidth />
+          <TextField
+            {...fieldProps(form, 'subject')}
+            label="Subject"
+            required
+            fullWidth
+            sx={{ gridColumn: '1 / -1' }}
+          />
+          <TextField
+            {...fieldProps(form, 'message')}
             label="Message"
             required
             fullWidth
@@ -81,19 +104,19 @@ export function ContactPage() {
           <Box aria-hidden="true" sx={offScreen}>
             <label>
               Leave this field empty
-              <input name="website" ref={honeypotRef} tabIndex={-1} autoComplete="off" />
+              <input {...form.register('website')} tabIndex={-1} autoComplete="off" />
             </label>
           </Box>
           <Box sx={{ gridColumn: '1 / -1' }}>
-            <LoadingButton
+            <Button
               type="submit"
               variant="contained"
               size="large"
-              loading={isSubmitting}
-              loadingText="Sending..."
+              loading={form.formState.isSubmitting}
+              loadingPosition="start"
             >
-              Send Message
-            </LoadingButton>
+              {form.formState.isSubmitting ? 'Sending...' : 'Send Message'}
+            </Button>
           </Box>
         </Box>
       </Paper>

@@ -1,7 +1,7 @@
 import type { Subscribe, Subscription } from '@dataplatform/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { meKeys } from './me.js';
+import { currentUserKeys } from '../../../lib/current-user.js';
 import { transactionKeys } from './transactions.js';
 
 export const subscriptionKeys = {
@@ -39,7 +39,7 @@ export function useSubscribe() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
         queryClient.invalidateQueries({ queryKey: transactionKeys.all }),
-        queryClient.invalidateQueries({ queryKey: meKeys.all }),
+        queryClient.invalidateQueries({ queryKey: currentUserKeys.all }),
       ]),
   });
 }
@@ -52,7 +52,7 @@ export function useCancelSubscription() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: subscriptionKeys.all }),
-        queryClient.invalidateQueries({ queryKey: meKeys.all }),
+        queryClient.invalidateQueries({ queryKey: currentUserKeys.all }),
       ]),
   });
 }

@@ -2,7 +2,7 @@ import type { UserMe, UserPublic, UserUpdateMe } from '@dataplatform/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { getStoredUser, setStoredUser } from '../../../lib/session.js';
-import { meKeys } from './me.js';
+import { currentUserKeys } from '../../../lib/current-user.js';
 
 /** `PATCH /users/me`: a person's own name and e-mail. */
 export function updateProfile(body: UserUpdateMe): Promise<UserPublic> {
@@ -24,8 +24,8 @@ export function useUpdateProfile() {
         full_name: user.full_name,
         is_superuser: user.is_superuser,
       });
-      queryClient.setQueryData<UserMe>(meKeys.detail(), (me) => (me ? { ...me, ...user } : me));
-      return queryClient.invalidateQueries({ queryKey: meKeys.all });
+      queryClient.setQueryData<UserMe>(currentUserKeys.all, (me) => (me ? { ...me, ...user } : me));
+      return queryClient.invalidateQueries({ queryKey: currentUserKeys.all });
     },
   });
 }

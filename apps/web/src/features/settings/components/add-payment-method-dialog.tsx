@@ -11,7 +11,6 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { billingConfigQueryOptions, useAddPaymentMethod } from '../api/payment-methods.js';
@@ -194,9 +193,9 @@ function AddPaymentMethodForm({
         <Button onClick={onClose} disabled={saving}>
           Cancel
         </Button>
-        <LoadingButton type="submit" variant="contained" loading={saving} disabled={!ready}>
+        <Button type="submit" variant="contained" loading={saving} disabled={!ready}>
           Add Card
-        </LoadingButton>
+        </Button>
       </DialogActions>
     </Box>
   );

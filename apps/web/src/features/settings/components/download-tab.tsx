@@ -1,7 +1,7 @@
 import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { ApiError } from '../../../lib/api-error.js';
 import { useDownloadFile } from '../api/download-file.js';
 import { downloadableFiles } from '../downloadable-files.js';
@@ -49,7 +49,7 @@ export function DownloadTab({ roles }: { roles: readonly string[] }) {
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
         {files.map(({ file, label }) => (
-          <LoadingButton
+          <Button
             key={file}
             variant="outlined"
             startIcon={<Download aria-hidden="true" />}
@@ -58,7 +58,7 @@ export function DownloadTab({ roles }: { roles: readonly string[] }) {
             onClick={() => start(file)}
           >
             {label}
-          </LoadingButton>
+          </Button>
         ))}
       </Box>
     </Box>

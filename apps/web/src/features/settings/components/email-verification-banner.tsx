@@ -1,7 +1,7 @@
 import type { UserMe } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import { errorText } from '../../../lib/api-error.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { useResendVerificationEmail } from '../api/email-verification.js';
 
 /**
@@ -17,7 +17,7 @@ export function EmailVerificationBanner({ me }: { me: UserMe | undefined }) {
       severity={resend.isError ? 'error' : resend.isSuccess ? 'success' : 'warning'}
       sx={{ mb: 3, alignItems: { xs: 'flex-start', sm: 'center' }, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}
       action={
-        <LoadingButton
+        <Button
           color="inherit"
           size="small"
           loading={resend.isPending}
@@ -25,7 +25,7 @@ export function EmailVerificationBanner({ me }: { me: UserMe | undefined }) {
           sx={{ whiteSpace: { sm: 'nowrap' } }}
         >
           Resend verification e-mail
-        </LoadingButton>
+        </Button>
       }
     >
       <span role="status">

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { applyServerErrors } from '../../../components/form-dialog.js';
 import { passwordFieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
+import Button from '@mui/material/Button';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { PasswordField } from '../../../components/password-field.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
@@ -109,9 +109,9 @@ export function PasswordTab() {
         reserveMessageSpace
       />
       <Box>
-        <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!valid}>
+        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!valid}>
           Save
-        </LoadingButton>
+        </Button>
       </Box>
     </Box>
   );

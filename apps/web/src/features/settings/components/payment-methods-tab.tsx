@@ -14,7 +14,6 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { showToast } from '../../../lib/toast-store.js';
 import {
   paymentMethodsQueryOptions,
@@ -101,7 +100,7 @@ export function PaymentMethodsTab() {
                 {card.is_default ? (
                   <span />
                 ) : (
-                  <LoadingButton
+                  <Button
                     size="small"
                     loading={setDefault.isPending && setDefault.variables === card.id}
                     disabled={setDefault.isPending}
@@ -112,7 +111,7 @@ export function PaymentMethodsTab() {
                     }
                   >
                     Set as Default
-                  </LoadingButton>
+                  </Button>
                 )}
                 <IconButton aria-label={`Delete card ending in ${card.last_four}`} onClick={() => setDeleting(card)}>
                   <Delete />

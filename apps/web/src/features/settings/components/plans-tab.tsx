@@ -25,7 +25,6 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { paths } from '../../../config/paths.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { operationErrorText } from '../../../lib/error-handling.js';
@@ -430,9 +429,9 @@ function SubscribeForm({
         <Button onClick={onClose} disabled={subscribe.isPending}>
           Cancel
         </Button>
-        <LoadingButton variant="contained" loading={subscribe.isPending} onClick={submit}>
+        <Button variant="contained" loading={subscribe.isPending} onClick={submit}>
           Subscribe
-        </LoadingButton>
+        </Button>
       </DialogActions>
     </>
   );

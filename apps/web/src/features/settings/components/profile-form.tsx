@@ -18,7 +18,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { applyServerErrors } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { emailVerificationKeys } from '../api/email-verification.js';
@@ -93,9 +92,9 @@ export function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) 
         fullWidth
       />
       <Box sx={{ display: 'flex', gap: 1 }}>
-        <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!canSave}>
+        <Button type="submit" variant="contained" loading={form.formState.isSubmitting} disabled={!canSave}>
           Save
-        </LoadingButton>
+        </Button>
         <Button onClick={onDone} disabled={form.formState.isSubmitting}>
           Cancel
         </Button>

@@ -19,7 +19,6 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { PasswordField } from '../../../components/password-field.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -155,9 +154,9 @@ export function SetupStep({
           slotProps={{ htmlInput: CODE_INPUT }}
         />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-          <LoadingButton type="submit" variant="contained" loading={form.formState.isSubmitting}>
+          <Button type="submit" variant="contained" loading={form.formState.isSubmitting}>
             Turn on
-          </LoadingButton>
+          </Button>
           <Button onClick={onCancel} disabled={form.formState.isSubmitting}>
             Cancel
           </Button>
@@ -215,9 +214,9 @@ export function DisableForm() {
         slotProps={{ htmlInput: CODE_INPUT }}
       />
       <Box>
-        <LoadingButton type="submit" variant="outlined" color="error" loading={form.formState.isSubmitting}>
+        <Button type="submit" variant="outlined" color="error" loading={form.formState.isSubmitting}>
           Turn off
-        </LoadingButton>
+        </Button>
       </Box>
     </Box>
   );

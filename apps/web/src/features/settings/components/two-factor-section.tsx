@@ -6,7 +6,6 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
-import { LoadingButton } from '../../../components/loading-button.js';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { twoFactorStatusQueryOptions, useBeginTwoFactorSetup } from '../api/two-factor.js';
@@ -150,9 +149,9 @@ export function TwoFactorSection() {
           </Alert>
         ) : undefined}
         <Box>
-          <LoadingButton variant="contained" loading={begin.isPending} onClick={() => void start()}>
+          <Button variant="contained" loading={begin.isPending} onClick={() => void start()}>
             Turn on two-factor authentication
-          </LoadingButton>
+          </Button>
         </Box>
       </>
     );
