@@ -17,20 +17,6 @@ const ssrDir = `${distDir}.ssr`;
 const ssrEntry = path.join(ssrDir, 'entry-server.js');
 const siteUrl = (process.env.FRONTEND_HOST ?? 'http://localhost:8000').replace(/\/+$/, '');
 
-/** The source module of each prerendered page, to find its chunk in Vite's manifest. */
-const PAGE_MODULES = {
-  '/studio': 'src/features/marketing/pages/studio-page.tsx',
-  '/about-us': 'src/features/marketing/pages/about-us-page.tsx',
-  '/data-engineering': 'src/features/marketing/pages/data-engineering-page.tsx',
-  '/high-scale-tableau': 'src/features/marketing/pages/high-scale-tableau-page.tsx',
-  '/transparency-pipeline': 'src/features/marketing/pages/transparency-pipeline-page.tsx',
-  '/contact': 'src/features/contact/components/contact-page.tsx',
-  '/login': 'src/features/auth/components/login-page.tsx',
-  '/signup': 'src/features/auth/components/signup-page.tsx',
-  '/recover-password': 'src/features/auth/components/recover-password-page.tsx',
-  '/reset-password': 'src/features/auth/components/reset-password-page.tsx',
-};
-
 function escapeHtml(text) {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
@@ -67,9 +53,8 @@ const template = sourceTemplate.replace(PRE_PAINT_TAG, `<script>${prePaintScript
 await writeFile(path.join(distDir, 'csp-script-hashes.json'), `${JSON.stringify([prePaintHash])}\n`);
 const manifestPath = path.join(distDir, '.vite', 'manifest.json');
 const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-const { renderPage, renderFrame, pageMetaFor, MARKETING_PAGES, AUTH_PAGES, AREA_TAB_PATHS } = await import(
-  pathToFileURL(ssrEntry).href
-);
+const { renderPage, renderFrame, pageMetaFor, MARKETING_PAGES, AUTH_PAGES, AREA_TAB_PATHS, PRERENDERED_MODULES } =
+  await import(pathToFileURL(ssrEntry).href);
 const PRERENDERED = [...MARKETING_PAGES, ...AUTH_PAGES];
 
 // The SPA shell's entry (src/main.tsx) is Vite's script tag, plus preloads for its static imports.
@@ -96,7 +81,7 @@ const pageScriptTags = [
 ].join('\n    ');
 
 for (const page of PRERENDERED) {
-  const moduleKey = PAGE_MODULES[page.path];
+  const moduleKey = PRERENDERED_MODULES[page.path];
   if (!moduleKey) throw new Error(`prerender: no source module listed for ${page.path}`);
   if (!manifest[moduleKey]) throw new Error(`prerender: ${moduleKey} is not in Vite's manifest`);
   const { html, overlays, styles } = await renderPage(page.path);

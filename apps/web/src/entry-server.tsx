@@ -7,18 +7,15 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './app/app.js';
 import { renderStaticOverlays } from './app/prerendered/static-overlays.js';
-import { paths } from './config/paths.js';
 import { AreaFrameContext } from './lib/area-frame.js';
 
 import { MARKETING_PAGES } from './lib/page-meta.js';
 
 export { AUTH_PAGES, MARKETING_PAGES, pageMetaFor } from './lib/page-meta.js';
 
-/** Every tab of the signed-in areas: the build writes each one's frame (decision 032). */
-export const AREA_TAB_PATHS: readonly string[] = [paths.settings, paths.admin].flatMap(({ root, ...tabs }) => {
-  void root;
-  return Object.values(tabs);
-});
+// From the route table: every tab of the signed-in areas, whose frames the build writes (decision 032),
+// and the source module of each prerendered page.
+export { AREA_TAB_PATHS, PRERENDERED_MODULES } from './config/route-table.js';
 
 export interface RenderedPage {
   /** The markup that goes inside #root. */

@@ -19,11 +19,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { denied } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
 import type { StudioScope } from './engine/engine.js';
 import type { ReportsService } from './reports.service.js';
 
-const denied = { 401: HttpErrorSchema, 403: HttpErrorSchema };
 /** What a run may answer besides its rows: the engine's refusals and limits. */
 const runErrors = {
   404: HttpErrorSchema,

@@ -1,0 +1,232 @@
+/**
+ * The one route table (decision 045, step 1): every page and signed-in area of the web app, declared
+ * once with its path, kind, title, description and source module. `paths`, the page titles and
+ * descriptions, the prerender list, the sitemap and the server's list of page paths (checked by a test
+ * against the contract's copy) all derive from it. Plain data, no React: React Router's framework-mode
+ * `app/routes.ts` maps these entries to `route()`/`layout()` calls.
+ */
+
+export const SITE_NAME = 'Data Platform';
+
+/**
+ * - `marketing`: public page, prerendered and listed in sitemap.xml;
+ * - `auth`: auth screen, prerendered (decision 031), not in the sitemap;
+ * - `page`: rendered in the browser only;
+ * - `redirect`: no page of its own.
+ */
+export type PageKind = 'marketing' | 'auth' | 'page' | 'redirect';
+
+export interface PageEntry {
+  /** The key of the page in `paths`. */
+  readonly name: string;
+  readonly path: string;
+  readonly kind: PageKind;
+  readonly title?: string;
+  readonly description?: string;
+  /** The page's source module, relative to the web workspace (for the build's manifest look-ups). */
+  readonly module?: string;
+}
+
+export interface AreaEntry {
+  readonly root: string;
+  readonly title: string;
+  readonly description: string;
+  readonly module: string;
+  /** Each tab's key in `paths` and its segment below the area's root. */
+  readonly tabs: Readonly<Record<string, string>>;
+}
+
+export const PAGES = [
+  { name: 'home', path: '/', kind: 'redirect' },
+  {
+    name: 'login',
+    path: '/login',
+    kind: 'auth',
+    title: `Log In | ${SITE_NAME}`,
+    description: 'Log in to Data Platform.',
+    module: 'src/features/auth/components/login-page.tsx',
+  },
+  {
+    name: 'loginSso',
+    path: '/login/sso',
+    kind: 'page',
+    module: 'src/features/auth/components/sso-complete-page.tsx',
+  },
+  {
+    name: 'signup',
+    path: '/signup',
+    kind: 'auth',
+    title: `Sign Up | ${SITE_NAME}`,
+    description: 'Create a Data Platform account.',
+    module: 'src/features/auth/components/signup-page.tsx',
+  },
+  {
+    name: 'recoverPassword',
+    path: '/recover-password',
+    kind: 'auth',
+    title: `Recover Password | ${SITE_NAME}`,
+    description: 'Get a link to reset your Data Platform password.',
+    module: 'src/features/auth/components/recover-password-page.tsx',
+  },
+  {
+    name: 'resetPassword',
+    path: '/reset-password',
+    kind: 'auth',
+    title: `Reset Password | ${SITE_NAME}`,
+    description: 'Choose a new password.',
+    module: 'src/features/auth/components/reset-password-page.tsx',
+  },
+  {
+    name: 'verifyEmail',
+    path: '/verify-email',
+    kind: 'page',
+    title: `Verify E-mail | ${SITE_NAME}`,
+    description: 'Verify the e-mail address of your Data Platform account.',
+    module: 'src/features/auth/components/verify-email-page.tsx',
+  },
+  {
+    name: 'studio',
+    path: '/studio',
+    kind: 'marketing',
+    title: `Studio: AI-assisted full-stack coding and BI reporting | ${SITE_NAME}`,
+    description:
+      'Studio is a production-ready app foundation with precision-guided AI prompts and declarative web reporting: an alternative to desktop BI tools.',
+    module: 'src/features/marketing/pages/studio-page.tsx',
+  },
+  {
+    name: 'aboutUs',
+    path: '/about-us',
+    kind: 'marketing',
+    title: `About Us | ${SITE_NAME}`,
+    description:
+      'The story, vision, founder and mission behind Data Platform: turning very large data into reports people can trust.',
+    module: 'src/features/marketing/pages/about-us-page.tsx',
+  },
+  {
+    name: 'dataEngineering',
+    path: '/data-engineering',
+    kind: 'marketing',
+    title: `Data Engineering consulting | ${SITE_NAME}`,
+    description:
+      'Data engineering and analytics consulting: cloud platforms, data lakes, performance tuning, cost control and security.',
+    module: 'src/features/marketing/pages/data-engineering-page.tsx',
+  },
+  {
+    name: 'highScaleTableau',
+    path: '/high-scale-tableau',
+    kind: 'marketing',
+    title: `High-Scale Tableau deployments | ${SITE_NAME}`,
+    description:
+      'High-scale BI deployments with automated site replication and extract processing for data sources up to 10GB.',
+    module: 'src/features/marketing/pages/high-scale-tableau-page.tsx',
+  },
+  {
+    name: 'transparencyPipeline',
+    path: '/transparency-pipeline',
+    kind: 'marketing',
+    title: `Healthcare Price Transparency Pipeline | ${SITE_NAME}`,
+    description:
+      'A pipeline that turns massive payer price-transparency files into compact, queryable data: payers, plans, providers and CPT codes.',
+    module: 'src/features/marketing/pages/transparency-pipeline-page.tsx',
+  },
+  {
+    name: 'contact',
+    path: '/contact',
+    kind: 'marketing',
+    title: `Contact Us | ${SITE_NAME}`,
+    description: 'Send us a message about Studio, data engineering, high-scale BI or price-transparency pipelines.',
+    module: 'src/features/contact/components/contact-page.tsx',
+  },
+  {
+    name: 'payer',
+    path: '/payer',
+    kind: 'page',
+    title: `Negotiated rates by payer | ${SITE_NAME}`,
+    description: 'Studio report: in-network rates by payer for one billing code, on the demo data.',
+    module: 'src/features/studio/studio-area.tsx',
+  },
+  {
+    name: 'hospitalPrices',
+    path: '/hospital-prices',
+    kind: 'page',
+    title: `Hospital prices | ${SITE_NAME}`,
+    description: 'Studio report: gross, cash and negotiated prices for one service across hospitals.',
+    module: 'src/features/studio/studio-area.tsx',
+  },
+  {
+    name: 'cmsFs',
+    path: '/cms-fs',
+    kind: 'page',
+    title: `Fee schedule | ${SITE_NAME}`,
+    description: 'Studio report: allowed amounts by locality from the relative values.',
+    module: 'src/features/studio/studio-area.tsx',
+  },
+] as const satisfies readonly PageEntry[];
+
+export const AREAS = {
+  settings: {
+    root: '/settings',
+    title: `Settings | ${SITE_NAME}`,
+    description: 'Your account settings.',
+    module: 'src/features/settings/settings-area.tsx',
+    tabs: {
+      profile: 'profile',
+      plans: 'plans',
+      paymentMethods: 'payment-methods',
+      billingHistory: 'billing-history',
+      password: 'password',
+      security: 'security',
+      download: 'download',
+      dangerZone: 'danger-zone',
+    },
+  },
+  admin: {
+    root: '/admin',
+    title: `Admin Dashboard | ${SITE_NAME}`,
+    description: 'Administer users, roles and tenants.',
+    module: 'src/features/admin/admin-area.tsx',
+    tabs: {
+      users: 'users',
+      roles: 'roles',
+      permissions: 'permissions',
+      userRoles: 'user-roles',
+      rolePermissions: 'role-permissions',
+      tenants: 'tenants',
+      sso: 'sso',
+      contacts: 'contacts',
+      auditLog: 'audit-log',
+    },
+  },
+  // Studio for signed-in users, below the marketing page /studio: /studio/reports and each report.
+  studioApp: {
+    root: '/studio',
+    title: `Studio | ${SITE_NAME}`,
+    description: 'Your reports.',
+    module: 'src/features/studio/studio-area.tsx',
+    tabs: {},
+  },
+} as const satisfies Readonly<Record<string, AreaEntry>>;
+
+/** The public marketing pages, prerendered to HTML and listed in sitemap.xml, in the table's order. */
+export const MARKETING_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'marketing').map(
+  (page) => page.path,
+);
+
+/** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */
+export const AUTH_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'auth').map((page) => page.path);
+
+/** Every page path (areas not included): the contract's WEB_PAGE_PATHS must list the same. */
+export const PAGE_PATHS: readonly string[] = PAGES.map((page) => page.path);
+
+/** The signed-in areas' roots: the contract's WEB_AREA_PATHS must list the same. */
+export const AREA_ROOTS: readonly string[] = Object.values(AREAS).map((area) => area.root);
+
+/** Every tab of the signed-in areas ('/settings/plans'). */
+export const AREA_TAB_PATHS: readonly string[] = Object.values(AREAS).flatMap((area) =>
+  Object.values(area.tabs).map((segment) => `${area.root}/${segment}`),
+);
+
+/** The source module of each prerendered page, to find its chunk in the build's manifest. */
+export const PRERENDERED_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
+  PAGES.filter((page) => page.kind === 'marketing' || page.kind === 'auth').map((page) => [page.path, page.module]),
+);
