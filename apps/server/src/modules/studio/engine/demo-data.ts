@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 /** Bump when the generated data changes: a new file is built beside the old one. */
-const DEMO_VERSION = 1;
+const DEMO_VERSION = 2;
 
 export const DEMO_TABLES = ['rates', 'hospital_charges', 'billing_codes', 'fee_schedule', 'localities'] as const;
 
@@ -148,8 +148,10 @@ function buildStatements(rows: number): string[] {
     `CREATE TABLE code_list AS SELECT row_number() OVER () - 1 AS idx, * FROM (VALUES ${codes})
        AS t(billing_code, billing_code_type, description, category, work_rvu, pe_rvu, mp_rvu)`,
     `CREATE TABLE billing_codes AS SELECT billing_code, billing_code_type, description, category FROM code_list`,
-    `CREATE TABLE fee_schedule AS SELECT billing_code, description, work_rvu, pe_rvu, mp_rvu,
-       33.2875::DOUBLE AS conversion_factor FROM code_list WHERE billing_code_type = 'CPT'`,
+    // The relative values as DOUBLE: VALUES would type them DECIMAL, which a report's arithmetic
+    // with the conversion factor would carry into every result.
+    `CREATE TABLE fee_schedule AS SELECT billing_code, description, work_rvu::DOUBLE AS work_rvu,
+       pe_rvu::DOUBLE AS pe_rvu, mp_rvu::DOUBLE AS mp_rvu, 33.2875::DOUBLE AS conversion_factor FROM code_list WHERE billing_code_type = 'CPT'`,
     `CREATE TABLE localities AS
        SELECT lpad(CAST(i + 1 AS VARCHAR), 2, '0') AS locality,
               ${list(STATES)}[i + 1] || ' statewide' AS locality_name,
