@@ -10,7 +10,7 @@ import { checkDuckdbTree } from './duckdb-guard.js';
 import { checkPostgresSql } from './postgres-guard.js';
 import { executePostgres, listPostgresTables } from './postgres-source.js';
 import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
-import { bindPlaceholders, quoteIdentifier, refused, valuesFor } from './sql-text.js';
+import { bindPlaceholders, pageOrderBy, refused, valuesFor } from './sql-text.js';
 
 /** A tenant has one source of each kind; the id of a source is its kind. */
 export type SourceId = 'demo' | 'tenant' | 'extract';
@@ -217,14 +217,10 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
         }
         return { columns, rows: jsonRows(typeIds, rows), count: rows.length };
       }
-      const names = new Set(columns.map((column) => column.name));
-      for (const order of execution.sort) {
-        if (!names.has(order.column)) throw refused(`The result has no column ${order.column} to sort by.`);
-      }
-      const orderBy =
-        execution.sort.length === 0
-          ? ''
-          : ` ORDER BY ${execution.sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+      const orderBy = pageOrderBy(
+        columns.map((column) => column.name),
+        execution.sort,
+      );
       const second = await open();
       const [countReader, pageReader] = await Promise.all([
         first.runAndReadAll(`SELECT count(*) FROM ${wrapped}`, execution.values),

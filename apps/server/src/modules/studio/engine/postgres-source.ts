@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AppError, describeError } from '../../../lib/errors.js';
 import type { ParamValue } from './engine.js';
-import { quoteIdentifier, refused } from './sql-text.js';
+import { pageOrderBy, refused } from './sql-text.js';
 
 /** What one run on a tenant's PostgreSQL database needs (the text already passed the guard). */
 export interface PostgresExecution {
@@ -87,14 +87,10 @@ export async function executePostgres(pool: pg.Pool, execution: PostgresExecutio
       }
       stored = { columns, rows: result.rows, count: result.rows.length };
     } else {
-      const names = new Set(columns.map((column) => column.name));
-      for (const order of execution.sort) {
-        if (!names.has(order.column)) throw refused(`The result has no column ${order.column} to sort by.`);
-      }
-      const orderBy =
-        execution.sort.length === 0
-          ? ''
-          : ` ORDER BY ${execution.sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+      const orderBy = pageOrderBy(
+        columns.map((column) => column.name),
+        execution.sort,
+      );
       const counted = await run(`SELECT count(*) FROM ${wrapped}`);
       const page = await run(`SELECT * FROM ${wrapped}${orderBy} LIMIT ${execution.limit} OFFSET ${execution.skip}`);
       stored = { columns, rows: page.rows, count: Number(counted.rows[0]?.[0] ?? 0) };

@@ -143,3 +143,19 @@ export function valuesFor(names: string[], params: Record<string, ParamValue>): 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
+
+/**
+ * The ORDER BY of a table's page (empty without a sort): each column must be one of the result's,
+ * and is quoted as an identifier, so the caller's text never reaches the SQL as SQL.
+ */
+export function pageOrderBy(
+  columnNames: readonly string[],
+  sort: readonly { column: string; direction: 'asc' | 'desc' }[],
+): string {
+  const names = new Set(columnNames);
+  for (const order of sort) {
+    if (!names.has(order.column)) throw refused(`The result has no column ${order.column} to sort by.`);
+  }
+  if (sort.length === 0) return '';
+  return ` ORDER BY ${sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+}

@@ -59,7 +59,17 @@ export function ParamBar({
           size: 'small' as const,
           sx: { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } },
         };
-        if (param.type === 'select' && param.options !== null) {
+        // A list with its values, or yes/no: chosen from a menu, applied at once.
+        const choices =
+          param.type === 'boolean'
+            ? [
+                { value: 'true', label: 'Yes' },
+                { value: 'false', label: 'No' },
+              ]
+            : param.type === 'select' && param.options !== null
+              ? param.options.map((option) => ({ value: String(option), label: String(option) }))
+              : undefined;
+        if (choices) {
           return (
             <TextField
               key={param.name}
@@ -67,24 +77,11 @@ export function ParamBar({
               select
               onChange={(event) => apply({ ...draft, [param.name]: event.target.value })}
             >
-              {param.options.map((option) => (
-                <MenuItem key={String(option)} value={String(option)}>
-                  {String(option)}
+              {choices.map((choice) => (
+                <MenuItem key={choice.value} value={choice.value}>
+                  {choice.label}
                 </MenuItem>
               ))}
-            </TextField>
-          );
-        }
-        if (param.type === 'boolean') {
-          return (
-            <TextField
-              key={param.name}
-              {...common}
-              select
-              onChange={(event) => apply({ ...draft, [param.name]: event.target.value })}
-            >
-              <MenuItem value="true">Yes</MenuItem>
-              <MenuItem value="false">No</MenuItem>
             </TextField>
           );
         }
