@@ -50,7 +50,7 @@ describe('import boundaries', () => {
     expect(
       await boundaryErrors(
         'apps/web/src/features/admin/admin-area.tsx',
-        "export { meQueryOptions } from '../settings/api/me.js';\n",
+        "export { plansQueryOptions } from '../settings/api/plans.js';\n",
       ),
     ).toEqual([expect.stringContaining('A web feature never imports another feature')]);
     expect(
