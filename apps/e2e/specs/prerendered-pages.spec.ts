@@ -334,7 +334,10 @@ test.describe('signed-in tabs', () => {
     const placeOf = (name: string) =>
       strip.evaluate((element, tabName) => {
         const tab = [...element.querySelectorAll('[role="tab"]')].find((each) => each.textContent === tabName);
-        const box = element.getBoundingClientRect();
+        // The box that scrolls: the list itself, or the nearest one around it that clips.
+        let scroller: Element | null = element;
+        while (scroller && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
+        const box = (scroller ?? element).getBoundingClientRect();
         const { left, right } = tab!.getBoundingClientRect();
         // Centred to the pixel, not the subpixel.
         if (left >= box.left - 1 && right <= box.right + 1) return 'inside';

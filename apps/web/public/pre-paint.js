@@ -18,9 +18,10 @@
     // Storage can be blocked; the light scheme applies.
   }
   // A signed-in tab's frame (decision 032): on a narrow screen its tab strip scrolls sideways and
-  // the current tab can lie past the edge. Brought into view as TabStrip does it once the app runs,
+  // the current tab can lie past the edge. Brought into view as MUI's Tabs do it once the app runs,
   // but before a paint shows it elsewhere: animation frame callbacks run right before a paint, and
-  // until the parser has given the tab, each one looks again.
+  // until the parser has given the tab, each one looks again. The box that scrolls is the nearest
+  // one around the tab list whose overflow is not visible.
   function showCurrentTab() {
     var tab = document.querySelector('[role="tablist"] > [aria-selected="true"]');
     if (!tab) {
@@ -28,9 +29,12 @@
       return;
     }
     var strip = tab.parentElement;
-    var start = tab.offsetLeft;
-    if (start < strip.scrollLeft || start + tab.offsetWidth > strip.scrollLeft + strip.clientWidth) {
-      strip.scrollLeft = start - (strip.clientWidth - tab.offsetWidth) / 2;
+    while (strip && getComputedStyle(strip).overflowX === 'visible') strip = strip.parentElement;
+    if (!strip) return;
+    var box = strip.getBoundingClientRect();
+    var place = tab.getBoundingClientRect();
+    if (place.left < box.left || place.right > box.right) {
+      strip.scrollLeft += place.left - box.left - (box.width - place.width) / 2;
     }
   }
   requestAnimationFrame(showCurrentTab);
