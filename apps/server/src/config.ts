@@ -128,6 +128,8 @@ const EnvSchema = z.object({
   STUDIO_QUERY_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(15),
   STUDIO_MAX_QUERIES_PER_TENANT: z.coerce.number().int().min(1).max(1_000).default(4),
   STUDIO_ROW_CAP: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
+  STUDIO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
+  STUDIO_EXPORT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(120),
   STUDIO_DUCKDB_MEMORY_LIMIT: z
     .string()
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
@@ -276,6 +278,10 @@ export interface StudioConfig {
   maxQueriesPerTenant: number;
   /** Most rows a chart, KPI or option list may return (more: `result_too_large`). */
   rowCap: number;
+  /** Most rows a CSV download of a table may hold (more: `result_too_large` before the first row). */
+  exportMaxRows: number;
+  /** A download still streaming after this long is stopped in the engine. */
+  exportTimeoutMs: number;
   /** DuckDB's memory_limit and threads, per database. */
   duckdbMemoryLimit: string;
   duckdbThreads: number;
@@ -469,6 +475,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       queryTimeoutMs: Math.round(env.STUDIO_QUERY_TIMEOUT_SECONDS * 1000),
       maxQueriesPerTenant: env.STUDIO_MAX_QUERIES_PER_TENANT,
       rowCap: env.STUDIO_ROW_CAP,
+      exportMaxRows: env.STUDIO_EXPORT_MAX_ROWS,
+      exportTimeoutMs: Math.round(env.STUDIO_EXPORT_TIMEOUT_SECONDS * 1000),
       duckdbMemoryLimit: env.STUDIO_DUCKDB_MEMORY_LIMIT,
       duckdbThreads: env.STUDIO_DUCKDB_THREADS,
       extractMaxBytes: env.STUDIO_EXTRACT_MAX_BYTES,

@@ -53,6 +53,8 @@ export const reportMessages = {
   paramDefaultType: 'The default does not fit the parameter’s type',
   unknownBlock: 'The report has no block with this id',
   textBlockNoQuery: 'A text block has no query to run',
+  exportOnlyTable: 'Only a table block can be downloaded',
+  paramNoQuery: 'This parameter’s values are listed in the report, not queried',
   unknownParam: 'The report has no parameter with this name',
   paramNumber: 'Must be a number',
   paramDate: 'Must be a date written YYYY-MM-DD',

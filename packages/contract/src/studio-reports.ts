@@ -483,6 +483,21 @@ const RunFields = {
   sort: SortSchema.optional(),
 };
 
+/** `POST /studio/reports/{report_id}/export`: every row of a table block, as CSV, in the order asked. */
+export const ReportExportSchema = z.object({
+  block: RunFields.block,
+  params: RunFields.params,
+  sort: SortSchema.optional(),
+});
+export type ReportExport = z.infer<typeof ReportExportSchema>;
+
+/** A select parameter whose values come from a query: its name in the path. */
+export const ReportParamOptionsParamsSchema = ReportIdParamsSchema.extend({ param: z.string().min(1).max(100) });
+
+/** The values a select parameter offers (its query's first column, nulls left out). */
+export const ReportParamOptionsSchema = pageOf(z.union([z.string(), z.number()]));
+export type ReportParamOptions = z.infer<typeof ReportParamOptionsSchema>;
+
 /** `POST /studio/reports/{report_id}/run`: one block of a saved report. */
 export const ReportRunSchema = z.object(RunFields);
 export type ReportRun = z.infer<typeof ReportRunSchema>;

@@ -89,6 +89,8 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/studio/reports/{report_id}',
   'GET /api/v1/studio/reports/{report_id}/versions',
   'POST /api/v1/studio/reports/{report_id}/run',
+  'POST /api/v1/studio/reports/{report_id}/export',
+  'GET /api/v1/studio/reports/{report_id}/params/{param}/options',
 ]);
 
 /**

@@ -147,7 +147,14 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
   return responseBody as T;
 }
 
-/** A file from the API (bearer token and X-Tenant-ID as on every call), with its server-given name. */
-export function apiDownload(path: string): Promise<DownloadedFile> {
-  return apiRequest<DownloadedFile>({ path, responseType: 'blob' });
+/**
+ * A file from the API (bearer token and X-Tenant-ID as on every call), with its server-given name;
+ * a POST when the file is made from a JSON request (a report table's CSV).
+ */
+export function apiDownload(path: string, request: { json?: unknown } = {}): Promise<DownloadedFile> {
+  return apiRequest<DownloadedFile>({
+    path,
+    responseType: 'blob',
+    ...(request.json !== undefined ? { method: 'POST' as const, json: request.json } : {}),
+  });
 }

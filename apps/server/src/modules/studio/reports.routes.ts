@@ -3,8 +3,11 @@ import {
   PERMISSIONS,
   ReportCreateSchema,
   ReportDefinitionErrorSchema,
+  ReportExportSchema,
   ReportIdParamsSchema,
   ReportListQuerySchema,
+  ReportParamOptionsParamsSchema,
+  ReportParamOptionsSchema,
   ReportPreviewSchema,
   ReportPublicSchema,
   ReportRunResultSchema,
@@ -21,6 +24,7 @@ import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
 import { denied } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
+import { csvFileName, csvReadable } from './csv-export.js';
 import type { StudioScope } from './engine/engine.js';
 import type { ReportsService } from './reports.service.js';
 
@@ -32,6 +36,9 @@ const runErrors = {
   503: HttpErrorSchema,
   ...denied,
 };
+
+/** The CSV text of a download, streamed (never serialized). */
+const CsvBodySchema = z.unknown().meta({ type: 'string', description: 'CSV (RFC 4180), a header line first' });
 
 /** The tenant the request chose (checked against the caller by the tenant-context plugin), or none. */
 function scopeOf(request: FastifyRequest): StudioScope {
@@ -209,6 +216,57 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
     },
     async (request, reply) =>
       reports.run(scopeOf(request), request.params.report_id, request.body, disconnectSignal(reply)),
+  );
+
+  app.post(
+    '/studio/reports/:report_id/export',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_export',
+        tags,
+        summary:
+          'Download every row of a table block as CSV, in the order asked, streamed (at most STUDIO_EXPORT_MAX_ROWS rows: more is result_too_large before the first row)',
+        params: ReportIdParamsSchema,
+        body: ReportExportSchema,
+        produces: ['text/csv'],
+        response: { 200: CsvBodySchema, 422: z.union([ValidationErrorSchema, HttpErrorSchema]), ...runErrors },
+      },
+    },
+    async (request, reply) => {
+      const { report, stream } = await reports.exportBlock(
+        scopeOf(request),
+        request.params.report_id,
+        request.body,
+        disconnectSignal(reply),
+      );
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csvFileName(report.slug, request.body.block)}"`)
+        .header('cache-control', 'no-store')
+        .header('x-total-count', String(stream.count))
+        .send(csvReadable(stream));
+    },
+  );
+
+  app.get(
+    '/studio/reports/:report_id/params/:param/options',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_param_options',
+        tags,
+        summary: "The values a select parameter's query offers (its first column), run with the other defaults",
+        params: ReportParamOptionsParamsSchema,
+        response: {
+          200: ReportParamOptionsSchema,
+          422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+          ...runErrors,
+        },
+      },
+    },
+    async (request, reply) =>
+      reports.paramOptions(scopeOf(request), request.params.report_id, request.params.param, disconnectSignal(reply)),
   );
 
   app.post(

@@ -7,11 +7,14 @@ import {
   coerceParamValue,
   parseReportDefinition,
   REPORT_PAGE_SIZE_DEFAULT,
+  REPORT_PARAM_OPTIONS_MAX,
   reportMessages,
   slugFromTitle,
   type PaginationQuery,
   type ReportCreate,
   type ReportDefinition,
+  type ReportExport,
+  type ReportParamOptions,
   type ReportPreview,
   type ReportPublic,
   type ReportRun,
@@ -27,7 +30,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '../../lib/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
-import type { ParamValue, StudioEngine, StudioScope } from './engine/engine.js';
+import type { ParamValue, RowStream, StudioEngine, StudioScope } from './engine/engine.js';
 import {
   toReportPublic,
   toReportSnapshot,
@@ -61,6 +64,34 @@ function parseBodyDefinition(text: string): ReportDefinition {
     'validation_failed',
     parsed.problems.map((problem) => ({ ...problem, loc: ['body', 'definition', ...problem.loc] })),
   );
+}
+
+/**
+ * The value of every declared parameter for a run: the one given, else its default, coerced to its
+ * type; each unknown or ill-typed one is a problem at its place in the body.
+ */
+function resolveParams(
+  definition: ReportDefinition,
+  given: Record<string, unknown>,
+): { params: Record<string, ParamValue>; problems: ValidationErrorItem[] } {
+  const declared = definition.params ?? {};
+  const problems: ValidationErrorItem[] = [];
+  for (const name of Object.keys(given)) {
+    if (!Object.hasOwn(declared, name)) {
+      problems.push({ loc: ['body', 'params', name], msg: reportMessages.unknownParam, type: 'value_error' });
+    }
+  }
+  const params: Record<string, ParamValue> = {};
+  for (const [name, param] of Object.entries(declared)) {
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
+    const coerced = coerceParamValue(param, value === undefined ? (param.default ?? null) : value);
+    if (coerced.error !== undefined) {
+      problems.push({ loc: ['body', 'params', name], msg: coerced.error, type: 'value_error' });
+    } else {
+      params[name] = coerced.value;
+    }
+  }
+  return { params, problems };
 }
 
 function builtInRecord(report: BuiltInReport): ReportRecord {
@@ -117,7 +148,7 @@ export function createReportsService(deps: {
   db: Database;
   clock: Clock;
   audit: AuditService;
-  engine: Pick<StudioEngine, 'run'>;
+  engine: Pick<StudioEngine, 'run' | 'exportRows'>;
 }) {
   const { db, clock, audit, engine } = deps;
 
@@ -161,24 +192,7 @@ export function createReportsService(deps: {
     const kind = blockKind(block);
     if (kind === 'text') throw fieldError(['body', 'block'], reportMessages.textBlockNoQuery);
 
-    const declared = definition.params ?? {};
-    const problems: ValidationErrorItem[] = [];
-    for (const name of Object.keys(request.params)) {
-      if (!Object.hasOwn(declared, name)) {
-        problems.push({ loc: ['body', 'params', name], msg: reportMessages.unknownParam, type: 'value_error' });
-      }
-    }
-    const params: Record<string, ParamValue> = {};
-    for (const [name, param] of Object.entries(declared)) {
-      const given = Object.hasOwn(request.params, name) ? request.params[name] : undefined;
-      const coerced = coerceParamValue(param, given === undefined ? (param.default ?? null) : given);
-      if (coerced.error !== undefined) {
-        problems.push({ loc: ['body', 'params', name], msg: coerced.error, type: 'value_error' });
-      } else {
-        params[name] = coerced.value;
-      }
-    }
-
+    const { params, problems } = resolveParams(definition, request.params);
     const common = {
       scope,
       source: definition.source,
@@ -386,6 +400,69 @@ export function createReportsService(deps: {
     async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {
       const definition = parseBodyDefinition(request.definition);
       return runBlock(scope, definition, request, null, signal);
+    },
+
+    /**
+     * Every row of a saved report's table block, streamed for a CSV download: the same query, values
+     * and order as its pages, never cached, up to the engine's export cap.
+     */
+    async exportBlock(
+      scope: StudioScope,
+      key: string,
+      request: ReportExport,
+      signal?: AbortSignal,
+    ): Promise<{ report: ReportRecord; stream: RowStream }> {
+      const report = await resolve(scope, key);
+      const block = report.definition.blocks.find((candidate) => candidate.id === request.block);
+      if (!block) throw fieldError(['body', 'block'], reportMessages.unknownBlock);
+      if (!block.table) throw fieldError(['body', 'block'], reportMessages.exportOnlyTable);
+      const { params, problems } = resolveParams(report.definition, request.params);
+      if (problems.length > 0) throw new AppError('validation_failed', problems);
+      const stream = await engine.exportRows({
+        scope,
+        source: report.definition.source,
+        sql: block.table.sql,
+        params,
+        ...(request.sort ? { sort: request.sort } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      return { report, stream };
+    },
+
+    /**
+     * The values a select parameter's query gives (its first column, nulls left out, at most
+     * REPORT_PARAM_OPTIONS_MAX), run with the other parameters' defaults and cached like its blocks.
+     */
+    async paramOptions(
+      scope: StudioScope,
+      key: string,
+      name: string,
+      signal?: AbortSignal,
+    ): Promise<ReportParamOptions> {
+      const report = await resolve(scope, key);
+      const param = Object.hasOwn(report.definition.params ?? {}, name) ? report.definition.params![name] : undefined;
+      if (!param) throw new AppError('not_found', reportMessages.unknownParam);
+      if (typeof param.options !== 'string') throw new AppError('not_found', reportMessages.paramNoQuery);
+      const { params, problems } = resolveParams(report.definition, {});
+      if (problems.length > 0) throw new AppError('validation_failed', problems);
+      const ttlSeconds = cacheSeconds(report.definition.cache);
+      const result = await engine.run({
+        scope,
+        source: report.definition.source,
+        sql: param.options,
+        params,
+        shape: 'capped',
+        ...(ttlSeconds > 0
+          ? { cacheKey: `${report.id}:${report.version}:param:${name}`, cacheTtlSeconds: ttlSeconds }
+          : {}),
+        ...(signal ? { signal } : {}),
+      });
+      const data = result.rows
+        .map((row) => row[0])
+        .filter((value) => value !== null && value !== undefined)
+        .slice(0, REPORT_PARAM_OPTIONS_MAX)
+        .map((value) => (typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value)));
+      return { data, count: data.length };
     },
   };
 }

@@ -148,6 +148,39 @@ describe('the tenant source', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it('downloads a whole table through a cursor, in the order asked, and cannot be read by another tenant', async () => {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/reports',
+      headers: { ...admin.headers, 'x-tenant-id': tenantA.id },
+      payload: { definition: definition('SELECT id, region, amount FROM sales WHERE region = :region') },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const report = created.json<ReportPublic>();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/studio/reports/${report.id}/export`,
+      headers: { ...memberA.headers, 'x-tenant-id': tenantA.id },
+      payload: { block: 'b', params: { region: 'south' }, sort: [{ column: 'id', direction: 'desc' }] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const lines = response.body.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(126);
+    expect(lines[0]).toBe('id,region,amount');
+    expect(lines[1]).toBe('249,south,373.5');
+    expect(lines.at(-1)).toBe('1,south,1.5');
+    const other = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/studio/reports/${report.id}/export`,
+      headers: { ...memberB.headers, 'x-tenant-id': tenantB.id },
+      payload: { block: 'b' },
+    });
+    expect(other.statusCode).toBe(404);
+    // The cursor's transaction ended: the pool's client is free for the next run.
+    const after = await preview(tenantA.id, 'SELECT count(*) AS n FROM sales', {}, 'kpi');
+    expect(after.statusCode, after.body).toBe(200);
+  });
+
   it("reads only the chosen tenant's database: tenant B's table does not exist in A", async () => {
     const response = await preview(tenantA.id, 'SELECT v FROM secrets_of_b');
     expect(response.statusCode).toBe(422);

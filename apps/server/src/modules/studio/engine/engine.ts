@@ -8,7 +8,7 @@ import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
 import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
 import { checkDuckdbTree } from './duckdb-guard.js';
 import { checkPostgresSql } from './postgres-guard.js';
-import { executePostgres, listPostgresTables } from './postgres-source.js';
+import { executePostgres, listPostgresTables, streamPostgres } from './postgres-source.js';
 import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
 import { bindPlaceholders, pageOrderBy, refused, valuesFor } from './sql-text.js';
 
@@ -53,6 +53,30 @@ export interface RunResult {
   elapsed_ms: number;
 }
 
+/** Every row of a table block's result, for a download (`POST /reports/{id}/export`). */
+export interface ExportRequest {
+  scope: StudioScope;
+  source: SourceId;
+  sql: string;
+  params: Record<string, ParamValue>;
+  sort?: { column: string; direction: 'asc' | 'desc' }[];
+  /** Aborted when the client goes away: the query stops in the engine. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A result read chunk by chunk, never held whole. The caller reads `chunks` to the end or calls
+ * `close()` (both may happen; closing twice is harmless): either frees the connection and the
+ * tenant's query slot.
+ */
+export interface RowStream {
+  columns: { name: string; type: string }[];
+  /** Rows of the whole result, counted before the first chunk. */
+  count: number;
+  chunks: AsyncIterable<unknown[][]>;
+  close(): void;
+}
+
 export interface SourceSummary {
   id: SourceId;
   kind: SourceId;
@@ -73,6 +97,11 @@ export interface StudioEngine {
    * `source_unavailable`, `too_many_queries` or `source_not_found`.
    */
   run(request: RunRequest): Promise<RunResult>;
+  /**
+   * Streams a table block's whole result in the requested order, up to `exportMaxRows` rows (more:
+   * `result_too_large` before the first row); the time limit is `exportTimeoutMs`. Never cached.
+   */
+  exportRows(request: ExportRequest): Promise<RowStream>;
   close(): Promise<void>;
 }
 
@@ -150,7 +179,11 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   }
 
   /** Checks the SQL with DuckDB's own parser, then gives the bound text and values. */
-  async function prepareDuckdb(connection: DuckDBConnection, request: RunRequest, tables: ReadonlySet<string>) {
+  async function prepareDuckdb(
+    connection: DuckDBConnection,
+    request: Pick<RunRequest, 'sql' | 'params'>,
+    tables: ReadonlySet<string>,
+  ) {
     const bound = bindPlaceholders(request.sql, (index) => `$p${index}`);
     const values = valuesFor(bound.names, request.params);
     // The parser wants a constant: the text becomes a string literal that is parsed, never run.
@@ -232,16 +265,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       const count = Number(countReader.getRows()[0]?.[0] ?? 0);
       return { columns, rows: jsonRows(typeIds, pageReader.getRowsJson()), count };
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      const message = describeError(error);
-      if (message.includes('INTERRUPT')) {
-        if (timedOutFlag) throw timedOut(settings.queryTimeoutMs / 1000);
-        throw new AppError('query_refused', 'The query was cancelled.');
-      }
-      if (message.includes('Out of Memory')) {
-        throw refused('The query needs more memory than a report may use: aggregate or filter it.');
-      }
-      throw refused(`The query failed: ${firstLine(message)}`);
+      throw duckdbFailure(error, timedOutFlag ? settings.queryTimeoutMs : null);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', interruptAll);
@@ -429,6 +453,134 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
   }
 
+  /** Frees a stream's resources once, whichever of its end, its failure or `close()` comes first. */
+  function onceOnly(free: () => void): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      free();
+    };
+  }
+
+  function tooLargeToExport(count: number): AppError {
+    return new AppError(
+      'result_too_large',
+      `The result has ${count} rows; a download holds at most ${settings.exportMaxRows}: filter it first.`,
+    );
+  }
+
+  /** A table's whole result on DuckDB: counted, then streamed in the engine's chunks. */
+  async function exportDuckdb(
+    instance: DuckDBInstance,
+    prepared: { text: string; values: ReturnType<typeof duckdbValues> },
+    request: ExportRequest,
+  ): Promise<RowStream> {
+    const release = admit(request.scope.tenantId ?? 'no-tenant');
+    let connection: DuckDBConnection;
+    try {
+      connection = await instance.connect();
+    } catch (error) {
+      release();
+      throw duckdbFailure(error, null);
+    }
+    let timedOutFlag = false;
+    const interrupt = () => connection.interrupt();
+    const timer = setTimeout(() => {
+      timedOutFlag = true;
+      interrupt();
+    }, settings.exportTimeoutMs);
+    request.signal?.addEventListener('abort', interrupt, { once: true });
+    const close = onceOnly(() => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', interrupt);
+      connection.closeSync();
+      release();
+    });
+    const failure = (error: unknown) => duckdbFailure(error, timedOutFlag ? settings.exportTimeoutMs : null);
+    try {
+      const wrapped = `(\n${prepared.text}\n) AS studio_result`;
+      const shapeReader = await connection.runAndReadAll(`SELECT * FROM ${wrapped} LIMIT 0`, prepared.values);
+      const columns = shapeReader.columnNames().map((name, index) => ({
+        name,
+        type: shapeReader.columnType(index).toString(),
+      }));
+      const typeIds = columns.map((_, index) => shapeReader.columnTypeId(index));
+      const countReader = await connection.runAndReadAll(`SELECT count(*) FROM ${wrapped}`, prepared.values);
+      const count = Number(countReader.getRows()[0]?.[0] ?? 0);
+      if (count > settings.exportMaxRows) throw tooLargeToExport(count);
+      const orderBy = pageOrderBy(
+        columns.map((column) => column.name),
+        request.sort ?? [],
+      );
+      const result = await connection.stream(`SELECT * FROM ${wrapped}${orderBy}`, prepared.values);
+      async function* chunks() {
+        try {
+          for await (const rows of result.yieldRowsJson()) yield jsonRows(typeIds, rows);
+        } catch (error) {
+          throw failure(error);
+        } finally {
+          close();
+        }
+      }
+      return { columns, count, chunks: chunks(), close };
+    } catch (error) {
+      close();
+      throw failure(error);
+    }
+  }
+
+  async function exportRows(request: ExportRequest): Promise<RowStream> {
+    if (closed) throw new AppError('source_unavailable', 'The Studio engine is shutting down.', { 'Retry-After': '5' });
+    if (request.source === 'tenant') {
+      const { tenantId, sealed, access } = tenantDatabase(request.scope);
+      const bound = bindPlaceholders(request.sql, (index) => `$${index + 1}`);
+      const values = valuesFor(bound.names, request.params);
+      await checkPostgresSql(bound.text, values.length);
+      const release = admit(tenantId);
+      try {
+        // The pool's client is held until the stream ends or closes; `use` only lends the pool.
+        const stream = await access.use(tenantId, sealed, (pool) =>
+          streamPostgres(pool, {
+            text: bound.text,
+            values,
+            sort: request.sort ?? [],
+            maxRows: settings.exportMaxRows,
+            timeoutMs: settings.exportTimeoutMs,
+            signal: request.signal ?? new AbortController().signal,
+          }),
+        );
+        const close = onceOnly(() => {
+          stream.close();
+          release();
+        });
+        async function* chunks() {
+          try {
+            yield* stream.chunks;
+          } finally {
+            close();
+          }
+        }
+        return { columns: stream.columns, count: stream.count, chunks: chunks(), close };
+      } catch (error) {
+        release();
+        if (error instanceof AppError) throw error;
+        log.warn({ tenantId, err: firstLine(describeError(error)) }, 'a Studio tenant source failed');
+        throw new AppError('source_unavailable', "The tenant's database is not available now.", { 'Retry-After': '5' });
+      }
+    }
+    if (request.source !== 'demo') throw notFoundSource(request.source);
+    const instance = await demoInstance();
+    const guardConnection = await instance.connect();
+    let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
+    try {
+      prepared = await prepareDuckdb(guardConnection, request, new Set(DEMO_TABLES));
+    } finally {
+      guardConnection.closeSync();
+    }
+    return exportDuckdb(instance, prepared, request);
+  }
+
   return {
     listSources(scope) {
       const sources: SourceSummary[] = [
@@ -471,6 +623,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       }
     },
     run,
+    exportRows,
     async close() {
       closed = true;
       const pending = demo;
@@ -481,6 +634,23 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       }
     },
   };
+}
+
+/**
+ * What a DuckDB failure means to the caller: stopped at its time limit (`timedOutAfterMs`), cancelled,
+ * out of memory, or the query's own error.
+ */
+function duckdbFailure(error: unknown, timedOutAfterMs: number | null): AppError {
+  if (error instanceof AppError) return error;
+  const message = describeError(error);
+  if (message.includes('INTERRUPT')) {
+    if (timedOutAfterMs !== null) return timedOut(timedOutAfterMs / 1000);
+    return new AppError('query_refused', 'The query was cancelled.');
+  }
+  if (message.includes('Out of Memory')) {
+    return refused('The query needs more memory than a report may use: aggregate or filter it.');
+  }
+  return refused(`The query failed: ${firstLine(message)}`);
 }
 
 function elapsedSince(started: number): number {

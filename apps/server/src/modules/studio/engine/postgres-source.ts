@@ -101,24 +101,133 @@ export async function executePostgres(pool: pg.Pool, execution: PostgresExecutio
     await client.query('ROLLBACK').catch(() => {
       broken = true;
     });
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    const message = describeError(error);
-    if (code === '57014') {
-      if (cancelled) throw new AppError('query_refused', 'The query was cancelled.');
-      throw new AppError(
-        'query_timeout',
-        `The query ran longer than ${execution.timeoutMs / 1000} s and was stopped: filter or aggregate it so it reads less.`,
-      );
-    }
-    // A query error has a SQLSTATE; a broken connection or pool is the source's failure.
-    if (typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P')) {
-      throw refused(`The query failed: ${message.split('\n')[0] ?? message}`);
-    }
-    throw error;
+    throw postgresFailure(error, cancelled, execution.timeoutMs);
   } finally {
     execution.signal.removeEventListener('abort', cancel);
     client.release(broken);
+  }
+}
+
+/**
+ * What a failure means to the caller: stopped by `statement_timeout` or our own cancel, the query's
+ * own error (it has a SQLSTATE), or else the source's failure (a broken connection or pool), kept as is.
+ */
+function postgresFailure(error: unknown, cancelled: boolean, timeoutMs: number): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code;
+  const message = describeError(error);
+  if (code === '57014') {
+    if (cancelled) return new AppError('query_refused', 'The query was cancelled.');
+    return new AppError(
+      'query_timeout',
+      `The query ran longer than ${timeoutMs / 1000} s and was stopped: filter or aggregate it so it reads less.`,
+    );
+  }
+  if (typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P')) {
+    return refused(`The query failed: ${message.split('\n')[0] ?? message}`);
+  }
+  return error;
+}
+
+/** Rows one FETCH of an export reads. */
+const EXPORT_FETCH_ROWS = 2_000;
+
+/**
+ * A guarded SELECT's whole result for a download, read through a cursor in a READ ONLY transaction,
+ * so only one fetch of rows is in memory at a time. Counted first: over `maxRows` is
+ * `result_too_large` before any row. `timeoutMs` bounds the whole export (a cancel in the server).
+ */
+export async function streamPostgres(
+  pool: pg.Pool,
+  execution: {
+    text: string;
+    values: ParamValue[];
+    sort: { column: string; direction: 'asc' | 'desc' }[];
+    maxRows: number;
+    timeoutMs: number;
+    signal: AbortSignal;
+  },
+): Promise<{ columns: Stored['columns']; count: number; chunks: AsyncGenerator<unknown[][]>; close(): void }> {
+  const client = await pool.connect();
+  let cancelled = false;
+  let timedOutFlag = false;
+  const cancelInServer = () => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid !== undefined) pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+  };
+  const onAbort = () => {
+    cancelled = true;
+    cancelInServer();
+  };
+  const timer = setTimeout(() => {
+    timedOutFlag = true;
+    cancelInServer();
+  }, execution.timeoutMs);
+  execution.signal.addEventListener('abort', onAbort, { once: true });
+  let finished = false;
+  let broken = false;
+  const close = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    execution.signal.removeEventListener('abort', onAbort);
+    // Ending the transaction drops the cursor; a client whose ROLLBACK fails is not reused.
+    client
+      .query('ROLLBACK')
+      .catch(() => {
+        broken = true;
+      })
+      .finally(() => client.release(broken));
+  };
+  const failure = (error: unknown) =>
+    timedOutFlag && !cancelled
+      ? new AppError(
+          'query_timeout',
+          `The download ran longer than ${execution.timeoutMs / 1000} s and was stopped: filter the result first.`,
+        )
+      : postgresFailure(error, cancelled, execution.timeoutMs);
+  const run = (text: string) =>
+    client.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
+  try {
+    if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
+    await client.query('BEGIN TRANSACTION READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
+    const wrapped = `(\n${execution.text}\n) AS studio_result`;
+    const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
+    const columns = await describeColumns(client, shape.fields);
+    const count = Number((await run(`SELECT count(*) FROM ${wrapped}`)).rows[0]?.[0] ?? 0);
+    if (count > execution.maxRows) {
+      throw new AppError(
+        'result_too_large',
+        `The result has ${count} rows; a download holds at most ${execution.maxRows}: filter it first.`,
+      );
+    }
+    const orderBy = pageOrderBy(
+      columns.map((column) => column.name),
+      execution.sort,
+    );
+    await run(`DECLARE studio_export NO SCROLL CURSOR FOR SELECT * FROM ${wrapped}${orderBy}`);
+    async function* chunks(): AsyncGenerator<unknown[][]> {
+      try {
+        for (;;) {
+          const fetched = await client.query<unknown[]>({
+            text: `FETCH ${EXPORT_FETCH_ROWS} FROM studio_export`,
+            rowMode: 'array',
+            types: typeConfig,
+          });
+          if (fetched.rows.length === 0) return;
+          yield fetched.rows;
+        }
+      } catch (error) {
+        throw failure(error);
+      } finally {
+        close();
+      }
+    }
+    return { columns, count, chunks: chunks(), close };
+  } catch (error) {
+    close();
+    throw failure(error);
   }
 }
 

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import Button from '@mui/material/Button';
 import { ApiError } from '../../../lib/api-error.js';
+import { saveFile } from '../../../lib/save-file.js';
 import { useDownloadFile } from '../api/download-file.js';
 import { downloadableFiles } from '../downloadable-files.js';
 
@@ -11,19 +12,6 @@ export const DOWNLOAD_TEXTS = {
   forbidden: 'You are not authorized to download this file.',
   failed: 'Download failed.',
 } as const;
-
-/** Hands a downloaded file to the browser under the name the server gave it. */
-function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the blob to the browser's download; the URL is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /** Download (SET-DOWNLOAD-1): one button per `download_` role; failures alert (SET-DOWNLOAD-3, SET-DOWNLOAD-4). */
 export function DownloadTab({ roles }: { roles: readonly string[] }) {

@@ -1,6 +1,13 @@
-import type { ReportPublic, ReportRun, ReportRunResult, Reports } from '@dataplatform/contract';
+import type {
+  ReportExport,
+  ReportParamOptions,
+  ReportPublic,
+  ReportRun,
+  ReportRunResult,
+  Reports,
+} from '@dataplatform/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
+import { apiDownload, apiRequest, type DownloadedFile } from '../../../lib/api-client.js';
 import { ApiError } from '../../../lib/api-error.js';
 
 export interface ReportListParams {
@@ -14,6 +21,8 @@ export const reportKeys = {
   detail: (key: string) => [...reportKeys.all, 'detail', key] as const,
   run: (reportId: string, version: number, request: ReportRun) =>
     [...reportKeys.all, 'run', reportId, version, request] as const,
+  options: (reportId: string, version: number, param: string) =>
+    [...reportKeys.all, 'options', reportId, version, param] as const,
 };
 
 /** `GET /studio/reports`: the built-in reports, then the tenant's own (X-Tenant-ID). */
@@ -62,4 +71,24 @@ export function runBlockQueryOptions(reportId: string, version: number, request:
     retryDelay: (failures) => Math.min(4_000, 250 * 2 ** failures),
     staleTime: 60_000,
   });
+}
+
+/** `GET /studio/reports/{id}/params/{name}/options`: the values a select parameter's query offers. */
+export function paramOptionsQueryOptions(reportId: string, version: number, param: string) {
+  return queryOptions({
+    queryKey: reportKeys.options(reportId, version, param),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportParamOptions>({
+        path: `/studio/reports/${encodeURIComponent(reportId)}/params/${encodeURIComponent(param)}/options`,
+        signal,
+      }),
+    // The bar falls back to a text field and says so.
+    meta: { errorToast: false },
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** `POST /studio/reports/{id}/export`: every row of a table block as a CSV file. */
+export function exportBlock(reportId: string, request: ReportExport): Promise<DownloadedFile> {
+  return apiDownload(`/studio/reports/${encodeURIComponent(reportId)}/export`, { json: request });
 }

@@ -1,9 +1,12 @@
 import type { ReportParamPublic } from '@dataplatform/contract';
+import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { paramOptionsQueryOptions } from '../api/reports.js';
 
 /** A parameter's value as the URL and the inputs hold it: text, or absent for the default. */
 export type ParamValues = Record<string, string>;
@@ -13,15 +16,73 @@ export function defaultText(param: ReportParamPublic): string {
   return param.default === null ? '' : String(param.default);
 }
 
+const fieldSx = { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } };
+
+/**
+ * A select whose values come from the report's query: searchable, as such lists are long (every
+ * billing code). Until they arrive it shows the current value; if they cannot be loaded, it is a
+ * text field and says so, so the report stays usable.
+ */
+function QueriedSelect({
+  report,
+  param,
+  value,
+  onChange,
+}: {
+  report: { id: string; version: number };
+  param: ReportParamPublic;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const options = useQuery(paramOptionsQueryOptions(report.id, report.version, param.name));
+  const values = options.data?.data.map(String) ?? [];
+  if (options.isError) {
+    return (
+      <TextField
+        label={param.label}
+        size="small"
+        sx={fieldSx}
+        defaultValue={value}
+        helperText="The list could not be loaded: type a value and press Enter."
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            onChange((event.target as HTMLInputElement).value);
+          }
+        }}
+      />
+    );
+  }
+  return (
+    <Autocomplete
+      size="small"
+      sx={fieldSx}
+      options={values.length > 0 || !value ? values : [value]}
+      value={value || null}
+      loading={options.isPending}
+      loadingText="Loading the values..."
+      noOptionsText="No value matches"
+      disableClearable={Boolean(value)}
+      onChange={(_, next) => {
+        if (next !== null) onChange(next);
+      }}
+      renderInput={(input) => <TextField {...input} label={param.label} />}
+    />
+  );
+}
+
 /**
  * The report's parameters as inputs by type. A select, a yes/no and a date apply at once; text
  * and numbers apply with Enter or Apply, so a half-typed value does not run every block.
  */
 export function ParamBar({
+  report,
   params,
   values,
   onApply,
 }: {
+  /** The saved report whose select queries give their values; without one they are text fields. */
+  report?: { id: string; version: number };
   params: ReportParamPublic[];
   values: ParamValues;
   onApply: (values: ParamValues) => void;
@@ -57,8 +118,19 @@ export function ParamBar({
           label: param.label,
           value,
           size: 'small' as const,
-          sx: { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } },
+          sx: fieldSx,
         };
+        if (param.type === 'select' && param.options === null && param.options_sql !== null && report) {
+          return (
+            <QueriedSelect
+              key={param.name}
+              report={report}
+              param={param}
+              value={value}
+              onChange={(next) => apply({ ...draft, [param.name]: next })}
+            />
+          );
+        }
         // A list with its values, or yes/no: chosen from a menu, applied at once.
         const choices =
           param.type === 'boolean'

@@ -160,4 +160,63 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
       'There is no report here, or it belongs to another tenant.',
     );
   });
+
+  it("offers a select's values from its query, and downloads the table's whole result as CSV", async () => {
+    const user = userEvent.setup();
+    const queried: ReportPublic = {
+      ...REPORT,
+      params: [
+        {
+          name: 'code',
+          label: 'Billing code',
+          type: 'select',
+          default: '99213',
+          options: null,
+          options_sql: 'SELECT billing_code FROM billing_codes',
+        },
+      ],
+      blocks: REPORT.blocks.filter((block) => block.kind === 'table'),
+    };
+    const exports: unknown[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      if (url === '/api/v1/studio/reports/rates') return Response.json(queried);
+      if (url === `/api/v1/studio/reports/${REPORT.id}/params/code/options`) {
+        return Response.json({ data: ['99213', '99214', '70450'], count: 3 });
+      }
+      if (url === `/api/v1/studio/reports/${REPORT.id}/run`) return Response.json(result(['payer'], [['Aetna']], 1));
+      if (url === `/api/v1/studio/reports/${REPORT.id}/export`) {
+        exports.push(JSON.parse(init.body as string));
+        return new Response('payer\r\nAetna\r\n', {
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="rates-rows.csv"' },
+        });
+      }
+      return Response.json({ detail: 'Not Found' }, { status: 404 });
+    });
+    const saved: string[] = [];
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static override createObjectURL = () => 'blob:csv';
+        static override revokeObjectURL = () => undefined;
+      },
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    view('/studio/reports/rates?code=99214');
+
+    const code = await screen.findByRole('combobox', { name: 'Billing code' });
+    expect(code).toHaveValue('99214');
+    await user.click(code);
+    expect(await screen.findByRole('option', { name: '70450' })).toBeVisible();
+    await user.click(screen.getByRole('option', { name: '70450' }));
+    await vi.waitFor(() => expect(seen.location).toContain('code=70450'));
+
+    const table = await screen.findByRole('region', { name: 'Outliers' });
+    await within(table).findByText('Aetna');
+    await user.click(within(table).getByRole('button', { name: 'Download Outliers as CSV' }));
+    await vi.waitFor(() => expect(saved).toEqual(['rates-rows.csv']));
+    expect(exports).toEqual([{ block: 'rows', params: { code: '70450' } }]);
+    click.mockRestore();
+  });
 });

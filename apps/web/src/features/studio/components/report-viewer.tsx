@@ -5,13 +5,14 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import Markdown from 'react-markdown';
 import { useSearchParams } from 'react-router';
 import { ApiError, errorText } from '../../../lib/api-error.js';
+import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
+import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
 import type { BlockState } from './block-frame.js';
 import { BlockFrame } from './block-frame.js';
 import { ChartBlock } from './chart-block.js';
@@ -55,6 +56,12 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
     ...(sort ? { sort: [sort] } : {}),
   };
   const run = useQuery({ ...runBlockQueryOptions(report.id, report.version, request), enabled: block.kind !== 'text' });
+  const download = useMutation({
+    mutationFn: () => exportBlock(report.id, { block: block.id, params, ...(sort ? { sort: [sort] } : {}) }),
+    onSuccess: ({ blob, filename }) => saveFile(blob, filename),
+    onError: (error) => showToast(`The download failed: ${errorText(error)}`, 'error'),
+    meta: { errorToast: false },
+  });
 
   if (block.kind === 'text') {
     return (
@@ -100,6 +107,8 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
       onPageChange={setPage}
       sort={sort}
       onSort={setSort}
+      onDownload={() => download.mutate()}
+      downloading={download.isPending}
     />
   );
 }
@@ -188,7 +197,9 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
           <Chip size="small" variant="outlined" label={data.built_in ? 'Built-in' : `Version ${data.version}`} />
         </Box>
       </Box>
-      {data.params.length > 0 ? <ParamBar params={data.params} values={values} onApply={applyParams} /> : undefined}
+      {data.params.length > 0 ? (
+        <ParamBar report={data} params={data.params} values={values} onApply={applyParams} />
+      ) : undefined}
       <Box
         sx={{
           display: 'grid',

@@ -1,10 +1,15 @@
 import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import { Pager } from '../../../components/data-table.js';
 import { BlockFrame, type BlockState } from './block-frame.js';
 import { ResultTable, type ColumnSort } from './result-table.js';
 
-/** A table block: one page from the server, "start–end of total", sorted by a column's header. */
+/**
+ * A table block: one page from the server, "start–end of total", sorted by a column's header, and
+ * the whole result as a CSV file in that order.
+ */
 export function TableBlock({
   block,
   result,
@@ -13,6 +18,8 @@ export function TableBlock({
   onPageChange,
   sort,
   onSort,
+  onDownload,
+  downloading,
 }: {
   block: ReportBlockPublic;
   result: ReportRunResult | undefined;
@@ -21,10 +28,28 @@ export function TableBlock({
   onPageChange: (page: number) => void;
   sort: ColumnSort | undefined;
   onSort: (column: string) => void;
+  onDownload: () => void;
+  downloading: boolean;
 }) {
   const title = block.title ?? 'Table';
   return (
-    <BlockFrame title={block.title} state={state} minHeight={160}>
+    <BlockFrame
+      title={block.title}
+      state={state}
+      minHeight={160}
+      action={
+        <Button
+          size="small"
+          startIcon={<Download />}
+          loading={downloading}
+          loadingPosition="start"
+          onClick={onDownload}
+          aria-label={`Download ${title} as CSV`}
+        >
+          CSV
+        </Button>
+      }
+    >
       {result ? (
         <Box sx={{ minWidth: 0 }}>
           <ResultTable label={`${title}: rows`} result={result} sort={sort} onSort={onSort} />
