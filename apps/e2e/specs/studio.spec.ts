@@ -33,6 +33,26 @@ test('a signed-in user reads the payer report: figures, a chart, a paged table, 
   await expect(page).not.toHaveURL(/page\.outliers/);
   await expect(outliers.getByText(/^1–25 of [\d,]+$/)).toBeVisible({ timeout: 60_000 });
 
+  // The billing codes come from the report's own query, in a searchable list.
+  await page.getByRole('combobox', { name: 'Billing code' }).click();
+  await page.getByRole('combobox', { name: 'Billing code' }).fill('7045');
+  await page.getByRole('option', { name: '70450' }).click();
+  await expect(page).toHaveURL(/code=70450/);
+  await expect(outliers.getByText(/^1–25 of [\d,]+$/)).toBeVisible({ timeout: 60_000 });
+
+  // The whole table, in the order shown, as a CSV file.
+  const downloading = page.waitForEvent('download');
+  await outliers.getByRole('button', { name: /^Download .* as CSV$/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('payer-outliers.csv');
+  const stream = await download.createReadStream();
+  let csv = '';
+  for await (const chunk of stream) csv += String(chunk);
+  const total = Number(
+    (await outliers.getByText(/^1–25 of [\d,]+$/).textContent())!.replace(/^.* of /, '').replaceAll(',', ''),
+  );
+  expect(csv.split('\r\n').filter((line) => line !== '')).toHaveLength(total + 1);
+
   // The link reproduces the view.
   await page.reload();
   await expect(page.getByRole('textbox', { name: /^State/ })).toHaveValue('tx');
@@ -46,4 +66,19 @@ test('a signed-in user reads the payer report: figures, a chart, a paged table, 
 test('a visitor who is not signed in is sent to log in from a report', async ({ page }) => {
   await page.goto('/hospital-prices');
   await expect(page).toHaveURL(/\/login/);
+});
+
+test('Studio is in the account menu, and without a tenant the list says how to get one', async ({
+  page,
+  createAccount,
+  signIn,
+}) => {
+  await signIn(page, await createAccount());
+  await page.goto('/settings/profile');
+  await page.getByRole('button', { name: 'account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Studio' }).click();
+  await expect(page).toHaveURL(/\/studio\/reports$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('ask an administrator to add you to one');
+  await expect(page.getByRole('link', { name: 'Negotiated rates by payer' })).toBeVisible();
 });

@@ -58,9 +58,18 @@ export function getSelectedTenantId(): string {
   return storage()?.getItem(STORAGE_KEYS.selectedTenantId) ?? '';
 }
 
+const tenantListeners = new Set<() => void>();
+
 export function setSelectedTenantId(tenantId: string): void {
   if (tenantId === '') storage()?.removeItem(STORAGE_KEYS.selectedTenantId);
   else storage()?.setItem(STORAGE_KEYS.selectedTenantId, tenantId);
+  for (const listener of tenantListeners) listener();
+}
+
+/** Runs `listener` whenever the selected tenant changes in this tab (for useSyncExternalStore). */
+export function onSelectedTenantChange(listener: () => void): () => void {
+  tenantListeners.add(listener);
+  return () => tenantListeners.delete(listener);
 }
 
 const sessionClearedListeners = new Set<() => void>();

@@ -9,12 +9,21 @@ import { paths } from '../../config/paths.js';
 import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
 import type { PopupMenuEntry } from './popup-menu.js';
 
-/** The account menu's entries: My Profile, then Log Out when `logOut` is given, else Log In. */
+/**
+ * The account menu's entries: My Profile, then for a signed-in user (`logOut` given) Studio and Log
+ * Out, else Log In.
+ */
 export function accountMenuEntries(logOut?: () => void): PopupMenuEntry[] {
-  return [
-    { label: 'My Profile', to: paths.settings.root },
-    logOut ? { label: 'Log Out', onSelect: logOut } : { label: 'Log In', to: paths.login },
-  ];
+  return logOut
+    ? [
+        { label: 'My Profile', to: paths.settings.root },
+        { label: 'Studio', to: '/studio/reports' },
+        { label: 'Log Out', onSelect: logOut },
+      ]
+    : [
+        { label: 'My Profile', to: paths.settings.root },
+        { label: 'Log In', to: paths.login },
+      ];
 }
 
 /** My Profile, Log In (signed out) and Log Out (signed in). */

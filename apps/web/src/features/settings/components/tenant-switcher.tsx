@@ -12,7 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { getSelectedTenantId, setSelectedTenantId } from '../../../lib/session.js';
-import { myTenantsKeys, myTenantsQueryOptions } from '../api/my-tenants.js';
+import { myTenantsKeys, myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 
 const NO_TENANT = 'No tenant';
 

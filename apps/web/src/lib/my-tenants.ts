@@ -1,6 +1,6 @@
 import type { TenantSummaries } from '@dataplatform/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
+import { apiRequest } from './api-client.js';
 
 /** More tenants than one person switches between; the list is not paged in the switcher. */
 const MY_TENANTS_LIMIT = 100;
