@@ -417,9 +417,16 @@ export const ReportSummarySchema = z.object({
   updated_at: z.iso.datetime(),
 });
 export type ReportSummary = z.infer<typeof ReportSummarySchema>;
-export const ReportsSchema = pageOf(ReportSummarySchema);
+/** A report in the list: its summary and who saved its current version (null for the built-ins, or a deleted account). */
+export const ReportListItemSchema = ReportSummarySchema.extend({ updated_by: z.string().nullable() });
+export type ReportListItem = z.infer<typeof ReportListItemSchema>;
+export const ReportsSchema = pageOf(ReportListItemSchema);
 export type Reports = z.infer<typeof ReportsSchema>;
-export const ReportListQuerySchema = PaginationQuerySchema;
+/** `GET /studio/reports`: a page, and `q` to keep the reports whose title, description or slug contains it. */
+export const ReportListQuerySchema = PaginationQuerySchema.extend({
+  q: z.string().trim().max(REPORT_TITLE_MAX).optional(),
+});
+export type ReportListQuery = z.infer<typeof ReportListQuerySchema>;
 
 export const ReportParamPublicSchema = z.object({
   name: z.string(),

@@ -3,6 +3,7 @@ import {
   cacheSeconds,
   type ReportBlockPublic,
   type ReportDefinition,
+  type ReportListItem,
   type ReportParamPublic,
   type ReportPublic,
   type ReportSummary,
@@ -10,7 +11,7 @@ import {
   REPORT_PAGE_SIZE_DEFAULT,
 } from '@dataplatform/contract';
 import type { AuditSnapshot } from '../audit/audit.service.js';
-import type { ReportRow, ReportVersionRow } from './reports.repository.js';
+import type { ReportListRow, ReportRow, ReportVersionRow } from './reports.repository.js';
 
 /** What the API says of a report, whether a tenant's row or a built-in. */
 export interface ReportRecord {
@@ -25,8 +26,9 @@ export interface ReportRecord {
   definition: ReportDefinition;
 }
 
-export function toReportSummaryFromRow(row: ReportRow): ReportSummary {
+export function toReportListItemFromRow(row: ReportListRow): ReportListItem {
   return {
+    updated_by: row.updatedByEmail,
     id: row.id,
     slug: row.slug,
     title: row.title,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, like, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, like, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { reports, reportVersions, users } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
@@ -40,23 +40,46 @@ export async function findReport(db: DbOrTx, tenantId: string, key: string): Pro
   return row ? { ...row.report, definition: row.definition } : undefined;
 }
 
-/** A tenant's reports by title (then id, so pages never overlap), and how many it has. */
+/** A report as the list shows it: who saved its current version (their address if the account still exists). */
+export type ReportListRow = ReportRow & { updatedByEmail: string | null };
+
+/** `%text%` for LIKE, with the pattern's own characters escaped (`\\` is PostgreSQL's default escape). */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * A tenant's reports by title (then id, so pages never overlap), and how many it has; `search`
+ * keeps those whose title, description or slug contains it, whatever the case.
+ */
 export async function listReports(
   db: DbOrTx,
   tenantId: string,
-  page: { skip: number; limit: number },
-): Promise<Page<ReportRow>> {
-  const where = eq(reports.tenantId, tenantId);
+  page: { skip: number; limit: number; search?: string | undefined },
+): Promise<Page<ReportListRow>> {
+  const pattern = page.search ? containing(page.search) : undefined;
+  const where = pattern
+    ? and(
+        eq(reports.tenantId, tenantId),
+        or(ilike(reports.title, pattern), ilike(reports.description, pattern), ilike(reports.slug, pattern)),
+      )
+    : eq(reports.tenantId, tenantId);
   const [data, total] = await Promise.all([
     page.limit === 0
       ? Promise.resolve([])
       : db
-          .select()
+          .select({ report: reports, updatedByEmail: users.email })
           .from(reports)
+          .leftJoin(
+            reportVersions,
+            and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
+          )
+          .leftJoin(users, eq(users.id, reportVersions.authorId))
           .where(where)
           .orderBy(asc(reports.title), asc(reports.id))
           .offset(page.skip)
-          .limit(page.limit),
+          .limit(page.limit)
+          .then((rows) => rows.map((row) => ({ ...row.report, updatedByEmail: row.updatedByEmail }))),
     db
       .select({ total: count() })
       .from(reports)

@@ -11,6 +11,7 @@ import {
   reportMessages,
   slugFromTitle,
   type PaginationQuery,
+  type ReportListQuery,
   type ReportCreate,
   type ReportDefinition,
   type ReportExport,
@@ -35,7 +36,7 @@ import {
   toReportPublic,
   toReportSnapshot,
   toReportSummary,
-  toReportSummaryFromRow,
+  toReportListItemFromRow,
   toReportVersion,
   type ReportRecord,
 } from './reports.mapper.js';
@@ -223,15 +224,24 @@ export function createReportsService(deps: {
 
   return {
     /** The built-ins first, then the tenant's reports by title. */
-    async list(scope: StudioScope, page: PaginationQuery): Promise<Reports> {
-      const builtIns = BUILT_IN_REPORTS.map((report) => toReportSummary(builtInRecord(report)));
+    async list(scope: StudioScope, page: ReportListQuery): Promise<Reports> {
+      const search = page.q ? page.q.toLowerCase() : undefined;
+      const builtIns = BUILT_IN_REPORTS.map((report) => ({
+        ...toReportSummary(builtInRecord(report)),
+        updated_by: null,
+      })).filter(
+        (report) =>
+          search === undefined ||
+          [report.title, report.description ?? '', report.slug].some((text) => text.toLowerCase().includes(search)),
+      );
       const shown = builtIns.slice(page.skip, page.skip + page.limit);
       if (scope.tenantId === null) return { data: shown, count: builtIns.length };
       const rows = await listReports(db, scope.tenantId, {
         skip: Math.max(0, page.skip - builtIns.length),
         limit: page.limit - shown.length,
+        search: page.q || undefined,
       });
-      return { data: [...shown, ...rows.data.map(toReportSummaryFromRow)], count: builtIns.length + rows.count };
+      return { data: [...shown, ...rows.data.map(toReportListItemFromRow)], count: builtIns.length + rows.count };
     },
 
     async get(scope: StudioScope, key: string): Promise<ReportPublic> {

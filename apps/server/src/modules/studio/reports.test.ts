@@ -290,6 +290,21 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     expect((await createReport(definition('Same title'), writerB, tenantB.id)).slug).toBe('same-title');
   });
 
+  it('is found in the list by a word of its title, description or slug, with who saved it last', async () => {
+    await createReport(definition('Quarterly 100% margin_review'));
+    const found = await api('GET', '/reports?q=100%25%20margin_', writerA, tenantA.id);
+    expect(found.statusCode, found.body).toBe(200);
+    const list = found.json<Reports>();
+    // % and _ are matched as themselves, not as LIKE wildcards; no built-in matches.
+    expect(list.data.map((report) => report.title)).toEqual(['Quarterly 100% margin_review']);
+    expect(list).toMatchObject({ count: 1, data: [{ updated_by: writerA.email, built_in: false }] });
+    const builtIn = (await api('GET', '/reports?q=PAYER', writerA, tenantA.id)).json<Reports>();
+    expect(builtIn.data.map((report) => report.slug)).toContain('payer');
+    expect(builtIn.data.find((report) => report.slug === 'payer')?.updated_by).toBeNull();
+    const elsewhere = (await api('GET', '/reports?q=margin', writerB, tenantB.id)).json<Reports>();
+    expect(elsewhere).toEqual({ data: [], count: 0 });
+  });
+
   it('needs a tenant to save into', async () => {
     const response = await api('POST', '/reports', writerA, undefined, { definition: definition('Nowhere') });
     expect(response.statusCode).toBe(400);

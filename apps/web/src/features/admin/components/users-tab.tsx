@@ -32,6 +32,7 @@ import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { useSettledValue } from '../../../lib/use-settled-value.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadUserCreateFormSchema = () => import('../schemas.js').then((m) => m.UserCreateFormSchema);
@@ -41,16 +42,6 @@ const loadUserEditFormSchema = () => import('../schemas.js').then((m) => m.UserE
 export const SELF_PROTECTION_TEXT = 'You cannot delete or deactivate your own account, or remove your own admin role.';
 
 const SEARCH_DELAY_MS = 300;
-
-/** The search text, settled: the server is asked once the person stops typing. */
-function useSettledValue(value: string, delay: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
 
 const createDefaults: UserCreateFormValues = {
   email: '',

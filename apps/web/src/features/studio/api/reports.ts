@@ -13,6 +13,8 @@ import { ApiError } from '../../../lib/api-error.js';
 export interface ReportListParams {
   skip: number;
   limit: number;
+  /** Keeps the reports whose title, description or slug contains it. */
+  q?: string;
 }
 
 export const reportKeys = {

@@ -1,10 +1,16 @@
-import type { ReportSummary } from '@dataplatform/contract';
+import type { ReportListItem, ReportSummary } from '@dataplatform/contract';
+import SearchIcon from '@mui/icons-material/Search';
+import Box from '@mui/material/Box';
+import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
 import { formatDateTime } from '../../../lib/format.js';
+import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { reportsQueryOptions } from '../api/reports.js';
 
 export const REPORTS_PAGE_SIZE = 20;
@@ -14,7 +20,9 @@ export function reportPath(report: Pick<ReportSummary, 'slug' | 'built_in'>): st
   return report.built_in ? `/${report.slug}` : `/studio/reports/${encodeURIComponent(report.slug)}`;
 }
 
-const columns: readonly DataTableColumn<ReportSummary>[] = [
+const SEARCH_DELAY_MS = 300;
+
+const columns: readonly DataTableColumn<ReportListItem>[] = [
   {
     key: 'title',
     header: 'Report',
@@ -37,34 +45,69 @@ const columns: readonly DataTableColumn<ReportSummary>[] = [
     key: 'changed',
     header: 'Last change',
     minWidth: 160,
-    render: (report) => (report.built_in ? 'Built-in' : formatDateTime(report.updated_at)),
+    render: (report) =>
+      report.built_in ? (
+        'Built-in'
+      ) : (
+        <>
+          {formatDateTime(report.updated_at)}
+          <Typography variant="body2" color="text.secondary">
+            {report.updated_by ? `by ${report.updated_by}` : 'by a deleted account'}
+          </Typography>
+        </>
+      ),
   },
 ];
 
-/** The reports the caller can read: the built-ins, then the selected tenant's own. */
+/** The reports the caller can read: the built-ins, then the selected tenant's own; searchable. */
 export function ReportList() {
   const { page, setPage, skip, limit } = useServerPage(REPORTS_PAGE_SIZE);
-  const reports = useQuery(reportsQueryOptions({ skip, limit }));
+  const [search, setSearch] = useState('');
+  const q = useSettledValue(search.trim(), SEARCH_DELAY_MS);
+  const reports = useQuery(reportsQueryOptions({ skip, limit, ...(q ? { q } : {}) }));
   const navigate = useNavigate();
   return (
-    <DataTable
-      aria-label="Reports"
-      columns={columns}
-      rows={reports.data?.data}
-      rowKey={(report) => report.id}
-      loading={reports.isPending}
-      error={reports.isError}
-      loadingText="Loading reports..."
-      emptyText="No reports yet."
-      errorText="Reports could not be loaded."
-      onRowClick={(report) => void navigate(reportPath(report))}
-      pagination={{
-        mode: 'server',
-        page,
-        pageSize: REPORTS_PAGE_SIZE,
-        count: reports.data?.count ?? 0,
-        onPageChange: setPage,
-      }}
-    />
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <TextField
+        label="Search reports"
+        placeholder="Title, description or slug"
+        type="search"
+        size="small"
+        value={search}
+        onChange={(event) => {
+          setSearch(event.target.value);
+          setPage(0);
+        }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" aria-hidden="true" />
+              </InputAdornment>
+            ),
+          },
+        }}
+        sx={{ width: { xs: '100%', sm: 360 } }}
+      />
+      <DataTable
+        aria-label="Reports"
+        columns={columns}
+        rows={reports.data?.data}
+        rowKey={(report) => report.id}
+        loading={reports.isPending}
+        error={reports.isError}
+        loadingText="Loading reports..."
+        emptyText={q ? 'No report matches this search.' : 'No reports yet.'}
+        errorText="Reports could not be loaded."
+        onRowClick={(report) => void navigate(reportPath(report))}
+        pagination={{
+          mode: 'server',
+          page,
+          pageSize: REPORTS_PAGE_SIZE,
+          count: reports.data?.count ?? 0,
+          onPageChange: setPage,
+        }}
+      />
+    </Box>
   );
 }
