@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -8,6 +8,7 @@ import { AppError } from '../../../lib/errors.js';
 import { ensureDemoDatabase } from './demo-data.js';
 import { openHardened } from './duckdb-database.js';
 import { createStudioEngine, type StudioEngine } from './engine.js';
+import { createExtractLoader, extractFile, extractsDir, type ExtractLoader } from './extract-files.js';
 
 // Issue 31 item 6: every statement below is refused with query_refused before anything runs, and
 // nothing outside the source's own tables is read.
@@ -171,5 +172,112 @@ describe('hostile SQL', () => {
       connection.closeSync();
       instance.closeSync();
     }
+  });
+});
+
+/**
+ * The extract source (STUDIO-SOURCE-4): tenant B's SQL meets a database that holds B's extracts
+ * only. Tenant A's table name, its attached file, its path on disk, the demo tables and every
+ * refused statement above are all refused, and A's secret never appears in an answer.
+ */
+describe('hostile SQL on the extract source: one tenant cannot reach another', () => {
+  const tenantA = '00000000-0000-4000-8000-00000000000a';
+  const tenantB = '00000000-0000-4000-8000-00000000000b';
+  const extractA = '00000000-0000-4000-8000-0000000000a1';
+  const extractB = '00000000-0000-4000-8000-0000000000b1';
+  let extractDir: string;
+  let extractEngine: StudioEngine;
+  let loader: ExtractLoader;
+  const catalog: Record<string, { id: string; name: string; columns: { name: string; type: string }[] }[]> = {
+    [tenantA]: [{ id: extractA, name: 'secret_a', columns: [{ name: 'secret', type: 'VARCHAR' }] }],
+    [tenantB]: [{ id: extractB, name: 'own_b', columns: [{ name: 'n', type: 'BIGINT' }] }],
+  };
+
+  beforeAll(async () => {
+    extractDir = await mkdtemp(path.join(tmpdir(), 'studio-hostile-extracts-'));
+    const config = loadConfig({
+      ENVIRONMENT: 'local',
+      SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+      DATA_DIR: extractDir,
+      STUDIO_DEMO_ROWS: String(ROWS),
+    });
+    loader = createExtractLoader({ studioDir: config.studio.dir, memoryLimit: '256MB', threads: 1 });
+    for (const [tenantId, extractId, text] of [
+      [tenantA, extractA, 'secret\ntenant-a-secret-value\n'],
+      [tenantB, extractB, 'n\n1\n2\n3\n'],
+    ] as const) {
+      const folder = extractsDir(config.studio.dir, tenantId);
+      await mkdir(folder, { recursive: true });
+      const source = path.join(folder, 'upload.csv');
+      await writeFile(source, text);
+      await loader.load(source, 'csv', extractFile(config.studio.dir, tenantId, extractId));
+      await rm(source);
+    }
+    extractEngine = createStudioEngine({
+      config,
+      log: Fastify({ logger: false }).log,
+      extracts: { list: (tenantId) => Promise.resolve(catalog[tenantId] ?? []) },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await extractEngine.close();
+    loader.close();
+    await rm(extractDir, { recursive: true, force: true });
+  });
+
+  const runAsB = (sql: string) =>
+    extractEngine.run({ scope: { tenantId: tenantB }, source: 'extract', sql, params: {}, shape: 'capped' });
+
+  const CROSS_TENANT: [string, string][] = [
+    ["A's table by name", 'SELECT * FROM secret_a'],
+    ["A's table in main", 'SELECT * FROM main.secret_a'],
+    ['an attached extract by catalog', 'SELECT * FROM extract_0.main.data'],
+    ['an attached extract by schema', 'SELECT * FROM extract_0.data'],
+    ["B's own table by its catalog", 'SELECT * FROM memory.main.own_b'],
+    ["A's DuckDB file named as a table", "SELECT * FROM 'A_FILE'"],
+    ["A's DuckDB file attached", "ATTACH 'A_FILE' AS a"],
+    ["A's folder read as CSV", "SELECT * FROM read_csv('A_DIR/*')"],
+    ['the demo rates', 'SELECT * FROM rates'],
+    ['the list of attached databases', 'SELECT * FROM duckdb_databases()'],
+    ['the list of tables', 'SELECT * FROM duckdb_tables()'],
+    ['the list of views', 'SELECT * FROM duckdb_views()'],
+    ...REFUSED,
+  ];
+
+  it.each(CROSS_TENANT)('refuses %s', async (_name, sql) => {
+    const fileA = extractFile(path.join(extractDir, 'studio'), tenantA, extractA);
+    const text = sql
+      .replaceAll('A_FILE', fileA)
+      .replaceAll('A_DIR', path.dirname(fileA))
+      .replaceAll('SECRET', secretFile);
+    let caught: unknown;
+    try {
+      await runAsB(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    expect((caught as AppError).errorCode).toBe('query_refused');
+    expect(JSON.stringify((caught as AppError).detail)).not.toContain('tenant-a-secret-value');
+    // B's own data is as it was, and still reads.
+    expect((await runAsB('SELECT count(*), sum(n) FROM own_b')).rows).toEqual([[3, 6]]);
+  });
+
+  it("reads each tenant's own table, and only there", async () => {
+    const a = await extractEngine.run({
+      scope: { tenantId: tenantA },
+      source: 'extract',
+      sql: 'SELECT secret FROM secret_a',
+      params: {},
+      shape: 'capped',
+    });
+    expect(a.rows).toEqual([['tenant-a-secret-value']]);
+    await expect(
+      extractEngine.run({ scope: { tenantId: null }, source: 'extract', sql: 'SELECT 1', params: {}, shape: 'capped' }),
+    ).rejects.toMatchObject({ errorCode: 'source_not_found' });
+    expect(await extractEngine.listTables({ tenantId: tenantB }, 'extract')).toEqual([
+      { name: 'own_b', columns: [{ name: 'n', type: 'BIGINT' }] },
+    ]);
   });
 });
