@@ -16,6 +16,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
+import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import {
   accessQueryOptions,
@@ -45,6 +46,16 @@ function useDebounced<T>(value: T, delay: number): T {
     return () => clearTimeout(timer);
   }, [value, delay]);
   return settled;
+}
+
+/**
+ * The server's account of a conflict without its advice (the page offers its own ways out), its
+ * time as the app writes times: "You edited version 2, but version 3 was saved by … at …".
+ */
+function conflictText(detail: string): string {
+  return detail
+    .replace(/:\s*reload the report.*$/i, '')
+    .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, (iso) => formatDateTime(iso));
 }
 
 /** The saved report the editor's text was taken from (a new report has none yet). */
@@ -133,7 +144,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
         },
         onError: (error) => {
           if (error instanceof ApiError && error.code === 'report_conflict') {
-            setConflict({ message: failureText(error.body) });
+            setConflict({ message: conflictText(failureText(error.body)) });
             return;
           }
           const found = serverProblems(error);
@@ -199,9 +210,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
             {report ? `Edit: ${report.title}` : 'New report'}
           </Typography>
           {report ? <Chip size="small" variant="outlined" label={`Version ${report.version}`} /> : undefined}
-          {dirty ? (
-            <Chip size="small" color="warning" label={report ? 'Unsaved changes' : 'Not saved yet'} />
-          ) : undefined}
+          {dirty ? <Chip size="small" label={report ? 'Unsaved changes' : 'Not saved yet'} /> : undefined}
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
           <Button variant="contained" loading={save.isPending} onClick={() => submit()} title="Save (Ctrl+S)">

@@ -158,6 +158,8 @@ export default function YamlEditor({
           chrome,
           EditorView.contentAttributes.of({
             'aria-label': label,
+            // Focusable by name as well as by nature: checkers then see the scrolling box's content can be reached.
+            tabindex: '0',
             ...(describedBy ? { 'aria-describedby': describedBy } : {}),
           }),
           EditorView.updateListener.of((update) => {
