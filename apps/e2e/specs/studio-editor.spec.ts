@@ -131,6 +131,7 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const conflict = page.getByRole('alert').filter({ hasText: 'Someone else saved a newer version' });
   await expect(conflict).toContainText(`version 3 was saved by ${author.email}`);
+  await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-conflict-1280-light.png') });
   await expect(editor).toContainText('text: My words.');
 
   await conflict.getByRole('button', { name: 'Compare with the latest' }).click();
@@ -139,6 +140,7 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   await expect(changes.locator('del')).toContainText('text: Their words.');
   await expect(changes.locator('ins')).toContainText('text: My words.');
   await expectNoSeriousA11yViolations(page, 'conflict diff, light');
+  await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-diff-1280-light.png') });
   await compare.getByRole('button', { name: 'Close' }).click();
 
   await conflict.getByRole('button', { name: 'Save mine as the newest' }).click();
@@ -164,6 +166,12 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   await expect(toast(page, 'Version 1 restored as version 5.')).toBeVisible();
   await expect(editor).toContainText('text: First words.');
   await expect(versions.getByRole('row').nth(1)).toContainText('restores 1');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page, 'history at 390 px, dark');
+  await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-history-390-dark.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Both themes, a wide and a narrow screen, with the preview drawn.
   await page.getByRole('tab', { name: 'Preview' }).click();
