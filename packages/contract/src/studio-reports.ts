@@ -471,6 +471,9 @@ export const ReportVersionSchema = z.object({
   title: z.string(),
 });
 export type ReportVersion = z.infer<typeof ReportVersionSchema>;
+/** `GET /studio/reports/{report_id}/versions/{version}`: one version with its whole text (the editor's diff). */
+export const ReportVersionTextSchema = ReportVersionSchema.extend({ definition: z.string() });
+export type ReportVersionText = z.infer<typeof ReportVersionTextSchema>;
 export const ReportVersionsSchema = pageOf(ReportVersionSchema);
 export type ReportVersions = z.infer<typeof ReportVersionsSchema>;
 
@@ -522,3 +525,7 @@ export const ReportRunResultSchema = z.object({
   elapsed_ms: z.number(),
 });
 export type ReportRunResult = z.infer<typeof ReportRunResultSchema>;
+
+/** `GET /studio/access`: what the caller may do in Studio, so a screen offers only that (the server checks anyway). */
+export const StudioAccessSchema = z.object({ reports_write: z.boolean() });
+export type StudioAccess = z.infer<typeof StudioAccessSchema>;

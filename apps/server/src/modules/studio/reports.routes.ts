@@ -16,6 +16,8 @@ import {
   ReportUpdateSchema,
   ReportVersionParamsSchema,
   ReportVersionsSchema,
+  ReportVersionTextSchema,
+  StudioAccessSchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,7 +25,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
 import { denied } from '../../lib/route-responses.js';
-import { currentActor } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../plugins/auth.js';
+import type { HasPermission } from '../../lib/auth-context.js';
 import { csvFileName, csvReadable } from './csv-export.js';
 import type { StudioScope } from './engine/engine.js';
 import type { ReportsService } from './reports.service.js';
@@ -57,11 +60,28 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> = async (app, options) => {
-  const { reports } = options;
+export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; hasPermission: HasPermission }> = async (
+  app,
+  options,
+) => {
+  const { reports, hasPermission } = options;
   const tags = ['studio'];
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
   const read = { access: 'user' } as const;
+
+  app.get(
+    '/studio/access',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_access',
+        tags,
+        summary: 'What the caller may do in Studio (the screens offer only that; every route checks anyway)',
+        response: { 200: StudioAccessSchema, ...denied },
+      },
+    },
+    async (request) => ({ reports_write: await hasPermission(currentAuth(request), PERMISSIONS.reportsWrite) }),
+  );
 
   app.get(
     '/studio/reports',
@@ -176,6 +196,21 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
       },
     },
     async (request) => reports.versions(scopeOf(request), request.params.report_id, request.query),
+  );
+
+  app.get(
+    '/studio/reports/:report_id/versions/:version',
+    {
+      config: read,
+      schema: {
+        operationId: 'studio_reports_version',
+        tags,
+        summary: 'One saved version of a report with its whole text (to compare two versions)',
+        params: ReportVersionParamsSchema,
+        response: { 200: ReportVersionTextSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => reports.version(scopeOf(request), request.params.report_id, request.params.version),
   );
 
   app.post(

@@ -23,6 +23,7 @@ import {
   type Reports,
   type ReportUpdate,
   type ReportVersions,
+  type ReportVersionText,
   type ValidationErrorItem,
 } from '@dataplatform/contract';
 import type { Database, DbOrTx } from '../../db/client.js';
@@ -358,6 +359,26 @@ export function createReportsService(deps: {
       }
       const rows = await listReportVersions(db, report.id, page);
       return { data: rows.data.map(toReportVersion), count: rows.count };
+    },
+
+    /** One version with its whole text (the editor's diff of two versions). */
+    async version(scope: StudioScope, key: string, version: number): Promise<ReportVersionText> {
+      const report = await resolve(scope, key);
+      if (report.builtIn) {
+        if (version !== 1) throw versionNotFound();
+        return {
+          version: 1,
+          title: report.definition.title,
+          author_id: null,
+          author_email: null,
+          restored_from: null,
+          created_at: report.createdAt.toISOString(),
+          definition: report.text,
+        };
+      }
+      const row = await findReportVersion(db, report.id, version);
+      if (!row) throw versionNotFound();
+      return { ...toReportVersion(row), definition: row.definition };
     },
 
     /** Saves the text of an earlier version again, as the newest version (history is never rewritten). */

@@ -97,6 +97,36 @@ beforeAll(async () => {
   tenantB = await tenant('Reports B', [writerB]);
 });
 
+describe('the editor’s reads (STUDIO-EDIT-4, STUDIO-EDIT-1)', () => {
+  it('answers one version with its whole text, to readers of the tenant, and 404 for a missing one', async () => {
+    const created = await createReport(definition('Versioned'));
+    const saved = await api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+      definition: definition('Versioned', ' again'),
+      version: 1,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const first = await api('GET', `/reports/${created.slug}/versions/1`, readerA, tenantA.id);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      version: 1,
+      author_email: writerA.email,
+      definition: definition('Versioned'),
+    });
+    const second = await api('GET', `/reports/${created.id}/versions/2`, readerA, tenantA.id);
+    expect(second.json()).toMatchObject({ version: 2, definition: definition('Versioned', ' again') });
+    expect((await api('GET', `/reports/${created.id}/versions/3`, readerA, tenantA.id)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${created.id}/versions/1`, writerB, tenantB.id)).statusCode).toBe(404);
+    const builtIn = await api('GET', '/reports/payer/versions/1', readerA);
+    expect(builtIn.json<{ definition: string }>().definition).toContain('title:');
+  });
+
+  it('tells the caller whether it may write reports', async () => {
+    expect((await api('GET', '/access', writerA)).json()).toEqual({ reports_write: true });
+    expect((await api('GET', '/access', readerA)).json()).toEqual({ reports_write: false });
+    expect((await ctx.app.inject({ url: '/api/v1/studio/access' })).statusCode).toBe(401);
+  });
+});
+
 describe('built-in reports (STUDIO-REPORT-6)', () => {
   it('are listed first to every signed-in user, with or without a tenant', async () => {
     const plain = await createUser(ctx);

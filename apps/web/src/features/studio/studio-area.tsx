@@ -3,13 +3,17 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { QueryProvider } from '../../lib/query-client.js';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
 import { ReportList } from './components/report-list.js';
 import { ReportViewer } from './components/report-viewer.js';
+import { NewReportButton } from './components/write-actions.js';
+
+// The editor (CodeMirror, the diff) loads on its own route only.
+const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
 
 /** Whose reports the list shows, and with no tenant chosen, how to get one. */
 function TenantNote() {
@@ -38,17 +42,35 @@ function TenantNote() {
 function ReportsPage() {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      <Box>
-        <Typography component="h1" variant="h3" sx={{ fontWeight: 700 }}>
-          Studio
-        </Typography>
-        <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '70ch' }}>
-          Reports defined as data, run on the server and paged as you read them.
-        </Typography>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: 2 }}>
+        <Box sx={{ mr: 'auto' }}>
+          <Typography component="h1" variant="h3" sx={{ fontWeight: 700 }}>
+            Studio
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '70ch' }}>
+            Reports defined as data, run on the server and paged as you read them.
+          </Typography>
+        </Box>
+        <NewReportButton />
       </Box>
       <TenantNote />
       <ReportList />
     </Box>
+  );
+}
+
+function EditorPage() {
+  const { reportKey } = useParams();
+  return (
+    <Suspense
+      fallback={
+        <Box role="status" sx={{ py: 6, color: 'text.secondary' }}>
+          Loading the editor...
+        </Box>
+      }
+    >
+      <ReportEditorPage key={reportKey ?? 'new'} {...(reportKey === undefined ? {} : { reportKey })} />
+    </Suspense>
   );
 }
 
@@ -57,7 +79,7 @@ function ReportPage() {
   return <ReportViewer key={reportKey} reportKey={reportKey} />;
 }
 
-/** The signed-in Studio area (/studio/reports…): the report list and each report. */
+/** The signed-in Studio area (/studio/reports…): the report list, each report and its editor. */
 export function StudioArea() {
   return (
     <QueryProvider>
@@ -65,7 +87,9 @@ export function StudioArea() {
         <Routes>
           <Route index element={<Navigate to="reports" replace />} />
           <Route path="reports" element={<ReportsPage />} />
+          <Route path="reports/new" element={<EditorPage />} />
           <Route path="reports/:reportKey" element={<ReportPage />} />
+          <Route path="reports/:reportKey/edit" element={<EditorPage />} />
           <Route path="*" element={<Navigate to="reports" replace />} />
         </Routes>
       </Container>

@@ -20,6 +20,7 @@ import { KpiBlock } from './kpi-block.js';
 import { ParamBar, defaultText, type ParamValues } from './param-bar.js';
 import type { ColumnSort } from './result-table.js';
 import { TableBlock } from './table-block.js';
+import { EditReportButton } from './write-actions.js';
 
 const PAGE_PREFIX = 'page.';
 const SORT_PREFIX = 'sort.';
@@ -183,6 +184,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
           <Typography component="h1" variant="h4" sx={{ fontWeight: 700, mr: 'auto' }}>
             {data.title}
           </Typography>
+          <EditReportButton reportId={data.slug} builtIn={data.built_in} />
           <Button size="small" startIcon={<LinkIcon />} onClick={copyLink}>
             Copy link
           </Button>

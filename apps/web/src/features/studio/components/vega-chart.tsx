@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { useTheme } from '@mui/material/styles';
+import { useColorScheme, useTheme } from '@mui/material/styles';
 import { useEffect, useRef } from 'react';
 import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
@@ -20,8 +20,10 @@ export default function VegaChart({
 }) {
   const element = useRef<HTMLDivElement>(null);
   const theme = useTheme();
-  // The palette may hold CSS variables, which SVG attributes cannot resolve: the colours as computed.
-  const mode = theme.palette.mode;
+  // The palette may hold CSS variables, which SVG attributes cannot resolve: the colours as computed,
+  // drawn again when the scheme in use changes (the toggle, or the system's when it decides).
+  const { mode: chosen, systemMode } = useColorScheme();
+  const mode = chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode);
 
   useEffect(() => {
     const target = element.current;
