@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest, fieldError } from '../lib/errors.js';
@@ -28,6 +29,9 @@ function findNul(value: unknown): (string | number)[] | undefined {
   // Bytes kept as received (the payment provider's webhook) are not text, and walking a Buffer
   // would visit every byte as a key of its own: a megabyte body, a million visits.
   if (ArrayBuffer.isView(value)) return undefined;
+  // A file upload's body is the request stream itself (Studio extracts): not text, and its object
+  // graph (socket, server, back to the stream) has cycles a walk would follow for ever.
+  if (value instanceof Stream) return undefined;
   const pending: Visit[] = [{ value, parent: -1, key: '' }];
   for (let next = 0; next < pending.length; next += 1) {
     const current = pending[next]!.value;

@@ -283,6 +283,26 @@ params:
     expect((await remove(writerA, tenantA.id, uploaded.json<StudioExtract>().id)).statusCode).toBe(204);
   });
 
+  it('uploads over a real connection, where the body is the socket-bound request stream', async () => {
+    // inject() hands the handler a plain stream; a listening server hands it the IncomingMessage,
+    // whose object graph a body-walking hook once followed for ever (nul-guard).
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(`${address}/api/v1/studio/extracts?name=over_http`, {
+        method: 'POST',
+        headers: headers(writerA, tenantA.id, { 'content-type': 'text/csv' }),
+        body: salesCsv(1_000),
+        signal: AbortSignal.timeout(60_000),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const created = (await response.json()) as StudioExtract;
+      expect(created).toMatchObject({ name: 'over_http', rows: 1_000 });
+      expect((await remove(writerA, tenantA.id, created.id)).statusCode).toBe(204);
+    } finally {
+      await ctx.app.server.close();
+    }
+  }, 90_000);
+
   it('refuses a file over STUDIO_EXTRACT_MAX_BYTES with 413, keeping nothing', async () => {
     const big = Buffer.alloc(MAX_BYTES + 1024, 'a,b\n1,2\n');
     const response = await upload(writerA, tenantA.id, 'too_big', big);

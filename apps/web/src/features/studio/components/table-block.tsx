@@ -28,8 +28,9 @@ export function TableBlock({
   onPageChange: (page: number) => void;
   sort: ColumnSort | undefined;
   onSort: (column: string) => void;
-  onDownload: () => void;
-  downloading: boolean;
+  /** Omitted (the editor's preview of an unsaved report): no download. */
+  onDownload?: () => void;
+  downloading?: boolean;
 }) {
   const title = block.title ?? 'Table';
   return (
@@ -38,16 +39,18 @@ export function TableBlock({
       state={state}
       minHeight={160}
       action={
-        <Button
-          size="small"
-          startIcon={<Download />}
-          loading={downloading}
-          loadingPosition="start"
-          onClick={onDownload}
-          aria-label={`Download ${title} as CSV`}
-        >
-          CSV
-        </Button>
+        onDownload ? (
+          <Button
+            size="small"
+            startIcon={<Download />}
+            loading={downloading ?? false}
+            loadingPosition="start"
+            onClick={onDownload}
+            aria-label={`Download ${title} as CSV`}
+          >
+            CSV
+          </Button>
+        ) : undefined
       }
     >
       {result ? (
