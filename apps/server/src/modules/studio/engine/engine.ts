@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../../config.js';
 import { AppError, describeError } from '../../../lib/errors.js';
+import type { ServiceMetrics } from '../../../lib/metrics.js';
 import type { RedisConnection } from '../../../lib/redis.js';
 import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
 import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
@@ -83,6 +84,8 @@ export interface StudioEngineDeps {
   redis?: RedisConnection | undefined;
   /** The tenant's own database through its bounded pool (modules/tenants); omitted: no `tenant` source. */
   tenantDatabases?: TenantDatabaseAccess | undefined;
+  /** Counts each execution on /metrics (`dp_studio_query_executions_total`): what the cache and single-flight save. */
+  metrics?: Pick<ServiceMetrics, 'studioQueryExecuted'> | undefined;
 }
 
 /** Runs `work` on the pool of the tenant's own database (host allow-list checked by the caller's service). */
@@ -352,6 +355,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const result = await shared(key, request.signal, async (signal) => {
       const release = admit(bucket);
       try {
+        deps.metrics?.studioQueryExecuted(request.source);
         const stored = await executeDuckdb(instance, execution, signal);
         if (ttl > 0) await cache.set(key, stored, ttl);
         return stored;
@@ -409,6 +413,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const result = await shared(key, request.signal, async (signal) => {
       const release = admit(tenantId);
       try {
+        deps.metrics?.studioQueryExecuted('tenant');
         const stored = await onTenantPool(request.scope, (pool) =>
           executePostgres(pool, {
             text: bound.text,
