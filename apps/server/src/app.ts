@@ -27,6 +27,7 @@ import type { MailTransport } from './modules/mail/mail.transport.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
 import { reportsRoutes } from './modules/studio/reports.routes.js';
+import { extractsRoutes } from './modules/studio/extracts.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { emailVerificationRoutes } from './modules/users/email-verification.routes.js';
@@ -191,6 +192,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
+      await api.register(extractsRoutes, { extracts: services.extracts });
     },
     { prefix: API_PREFIX },
   );

@@ -47,6 +47,9 @@ export const AUDIT_ACTIONS = {
   reportDelete: 'report.delete',
   /** An earlier version of a report saved again as its newest. */
   reportRestore: 'report.restore',
+  /** A CSV or Parquet file uploaded as a table of the tenant's extract source. */
+  extractCreate: 'extract.create',
+  extractDelete: 'extract.delete',
   /** A paid subscription gave a user one of its plan's roles; `after.cause` says why (decision 046). */
   planRoleGrant: 'plan_role.grant',
   /** A subscription's role went away with it (period end, failed renewal, switch, ...); `before.cause` says why. */
@@ -65,4 +68,5 @@ export const AUDIT_TARGET_TYPES = {
   ssoConnection: 'sso_connection',
   session: 'session',
   report: 'report',
+  extract: 'extract',
 } as const;

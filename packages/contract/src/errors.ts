@@ -76,8 +76,12 @@ export const ERROR_STATUS = {
   report_conflict: 409,
   /** A report's slug is taken in its tenant. */
   report_slug_taken: 409,
+  /** A Studio extract's name is taken in its tenant (an upload never replaces one: delete it first). */
+  extract_name_taken: 409,
   precondition_failed: 412,
   body_too_large: 413,
+  /** An uploaded extract is larger than STUDIO_EXTRACT_MAX_BYTES; nothing of it is kept. */
+  extract_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

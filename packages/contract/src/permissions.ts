@@ -14,6 +14,7 @@ export const PERMISSIONS = {
   contactWrite: 'contact:write',
   auditRead: 'audit:read',
   reportsWrite: 'reports:write',
+  sourcesWrite: 'sources:write',
 } as const;
 export type PermissionName = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
@@ -32,4 +33,5 @@ export const PERMISSION_DESCRIPTIONS: Record<PermissionName, string> = {
   'contact:write': 'Change the status of contact form submissions',
   'audit:read': 'Read the audit log',
   'reports:write': 'Create, change, delete and restore Studio reports of the tenants one belongs to',
+  'sources:write': 'Upload and delete Studio extracts of the tenants one belongs to',
 };

@@ -31,6 +31,8 @@ import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSsoService } from './sso/sso.service.js';
 import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
+import { createExtractLoader } from './studio/engine/extract-files.js';
+import { createExtractsService } from './studio/extracts.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createUsersService } from './users/users.service.js';
@@ -200,12 +202,19 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
+  const extractLoader = createExtractLoader({
+    studioDir: config.studio.dir,
+    memoryLimit: config.studio.duckdbMemoryLimit,
+    threads: config.studio.duckdbThreads,
+  });
+  const extracts = createExtractsService({ db, audit, config: config.studio, loader: extractLoader, log });
   const studioEngine = createStudioEngine({
     config,
     log,
     redis: deps.redis,
     metrics: deps.metrics,
     tenantDatabases: { use: (tenantId, sealed, work) => tenants.useDatabase(tenantId, sealed, work) },
+    extracts: extracts.catalog,
   });
   const reports = createReportsService({ db, clock, audit, engine: studioEngine });
 
@@ -237,6 +246,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     outbox,
     studioEngine,
     reports,
+    extracts,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {
@@ -256,6 +266,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     /** Stops the workers (waiting for their current batches) and closes the tenant pools. */
     async stop(): Promise<void> {
       await stopWorkers();
+      extractLoader.close();
       await Promise.all([tenantPools.closeAll(), studioEngine.close()]);
     },
   };

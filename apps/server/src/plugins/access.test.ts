@@ -89,6 +89,9 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/studio/reports/{report_id}',
   'GET /api/v1/studio/reports/{report_id}/versions',
   'POST /api/v1/studio/reports/{report_id}/run',
+  // Studio extracts: the list of the tenant chosen with X-Tenant-ID (a member's, checked by the
+  // tenant-context plugin); uploading and deleting need sources:write (STUDIO-SOURCE-5).
+  'GET /api/v1/studio/extracts',
 ]);
 
 /**

@@ -9,3 +9,4 @@ export * from './row-counts.js';
 export * from './two-factor.js';
 export * from './sso.js';
 export * from './studio-reports.js';
+export * from './studio-extracts.js';

@@ -78,7 +78,11 @@ describe('the tenant source', () => {
     const headers = { ...memberA.headers, 'x-tenant-id': tenantA.id };
     const sources = await ctx.app.inject({ url: '/api/v1/studio/sources', headers });
     expect(sources.statusCode, sources.body).toBe(200);
-    expect(sources.json<{ data: { id: string }[] }>().data.map((source) => source.id)).toEqual(['demo', 'tenant']);
+    expect(sources.json<{ data: { id: string }[] }>().data.map((source) => source.id)).toEqual([
+      'demo',
+      'tenant',
+      'extract',
+    ]);
     const tables = await ctx.app.inject({ url: '/api/v1/studio/sources/tenant/tables', headers });
     expect(tables.statusCode, tables.body).toBe(200);
     expect(tables.json()).toEqual({

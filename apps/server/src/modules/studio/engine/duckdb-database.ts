@@ -1,10 +1,17 @@
-import { DuckDBInstance, DuckDBTypeId } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
 import type { ParamValue } from './engine.js';
 
 export interface HardeningOptions {
   memoryLimit: string;
   threads: number;
   readOnly: boolean;
+  /** Where DuckDB may spill (an in-memory database would use `.tmp` in the working directory). */
+  tempDirectory?: string;
+  /**
+   * The server's own statements, run before access is locked (a tenant's extracts attached
+   * read-only and their views): nothing a report sends ever runs here.
+   */
+  setup?: (connection: DuckDBConnection) => Promise<void>;
 }
 
 /**
@@ -19,14 +26,19 @@ export async function openHardened(file: string, options: HardeningOptions): Pro
     memory_limit: options.memoryLimit,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    ...(options.tempDirectory === undefined ? {} : { temp_directory: options.tempDirectory }),
   });
   const connection = await instance.connect();
   try {
+    if (options.setup) await options.setup(connection);
     await connection.run('SET enable_external_access = false');
     await connection.run('SET lock_configuration = true');
-  } finally {
+  } catch (error) {
     connection.closeSync();
+    instance.closeSync();
+    throw error;
   }
+  connection.closeSync();
   return instance;
 }
 

@@ -5,7 +5,10 @@ import type { Config } from '../../../config.js';
 import { AppError, describeError } from '../../../lib/errors.js';
 import type { ServiceMetrics } from '../../../lib/metrics.js';
 import type { RedisConnection } from '../../../lib/redis.js';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
+import { EXTRACT_TABLE, extractFile, sqlString } from './extract-files.js';
 import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
 import { checkDuckdbTree } from './duckdb-guard.js';
 import { checkPostgresSql } from './postgres-guard.js';
@@ -86,6 +89,26 @@ export interface StudioEngineDeps {
   tenantDatabases?: TenantDatabaseAccess | undefined;
   /** Counts each execution on /metrics (`dp_studio_query_executions_total`): what the cache and single-flight save. */
   metrics?: Pick<ServiceMetrics, 'studioQueryExecuted'> | undefined;
+  /** The extracts each tenant has (the app database's rows); omitted: no `extract` source. */
+  extracts?: ExtractCatalog | undefined;
+}
+
+/** A tenant's extracts as stored: each the table `name`, in the DuckDB file of its id. */
+export interface ExtractCatalog {
+  list(tenantId: string): Promise<{ id: string; name: string; columns: { name: string; type: string }[] }[]>;
+}
+
+/** Most tenants whose extract database stays open; the least recently used closes first. */
+const EXTRACT_DATABASES_MAX = 16;
+
+/** One tenant's hardened DuckDB with its extracts attached, open while queries use it. */
+interface ExtractDatabase {
+  /** The extract ids it attached, sorted: another set means another database. */
+  key: string;
+  instance: Promise<DuckDBInstance>;
+  tables: ReadonlySet<string>;
+  users: number;
+  retired: boolean;
 }
 
 /** Runs `work` on the pool of the tenant's own database (host allow-list checked by the caller's service). */
@@ -134,6 +157,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   const flights = new Map<string, Flight>();
   const running = new Map<string, number>();
   let demo: Promise<DuckDBInstance> | undefined;
+  const extractDatabases = new Map<string, ExtractDatabase>();
   let closed = false;
 
   function demoInstance(): Promise<DuckDBInstance> {
@@ -150,6 +174,86 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       throw new AppError('source_unavailable', 'The demo source is not available now.', { 'Retry-After': '5' });
     });
     return demo;
+  }
+
+  function closeWhenUnused(database: ExtractDatabase) {
+    if (!database.retired || database.users > 0) return;
+    void database.instance.then((instance) => instance.closeSync()).catch(() => undefined);
+  }
+
+  /**
+   * The tenant's extract database, holding its extracts as `extracts` lists them now: a hardened
+   * in-memory DuckDB that attached each extract's file read-only and named it by a view, before
+   * external access was turned off and the configuration locked. It sees no other tenant's file and
+   * no demo table. A new or deleted extract makes a new database; the old one closes when its last
+   * query ends. `release` must be called once the caller is done with it.
+   */
+  async function extractDatabase(tenantId: string): Promise<{ database: ExtractDatabase; release: () => void }> {
+    const catalog = deps.extracts;
+    if (!catalog) throw notFoundSource('extract');
+    const extracts = [...(await catalog.list(tenantId))].sort((a, b) => a.id.localeCompare(b.id));
+    const key = extracts.map((extract) => extract.id).join(',');
+    let database = extractDatabases.get(tenantId);
+    if (database?.key !== key) {
+      if (database) {
+        database.retired = true;
+        closeWhenUnused(database);
+      }
+      const tempDirectory = path.join(settings.dir, 'tmp');
+      const created: ExtractDatabase = {
+        key,
+        tables: new Set(extracts.map((extract) => extract.name.toLowerCase())),
+        users: 0,
+        retired: false,
+        instance: mkdir(tempDirectory, { recursive: true }).then(() =>
+          openHardened(':memory:', {
+            readOnly: false,
+            memoryLimit: settings.duckdbMemoryLimit,
+            threads: settings.duckdbThreads,
+            tempDirectory,
+            setup: async (connection) => {
+              for (const [index, extract] of extracts.entries()) {
+                const file = extractFile(settings.dir, tenantId, extract.id);
+                await connection.run(`ATTACH ${sqlString(file)} AS extract_${index} (READ_ONLY)`);
+                await connection.run(
+                  `CREATE VIEW main."${extract.name.replaceAll('"', '""')}" AS SELECT * FROM extract_${index}.main.${EXTRACT_TABLE}`,
+                );
+              }
+            },
+          }),
+        ),
+      };
+      created.instance.catch((error: unknown) => {
+        if (extractDatabases.get(tenantId) === created) extractDatabases.delete(tenantId);
+        log.error({ tenantId, err: describeError(error) }, "a tenant's Studio extract database could not be opened");
+      });
+      database = created;
+    }
+    // Most recently used last: the first entries are the ones to close when there are too many.
+    extractDatabases.delete(tenantId);
+    extractDatabases.set(tenantId, database);
+    for (const [otherTenant, other] of extractDatabases) {
+      if (extractDatabases.size <= EXTRACT_DATABASES_MAX) break;
+      extractDatabases.delete(otherTenant);
+      other.retired = true;
+      closeWhenUnused(other);
+    }
+    const used = database;
+    used.users += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      used.users -= 1;
+      closeWhenUnused(used);
+    };
+    try {
+      await used.instance;
+    } catch {
+      release();
+      throw new AppError('source_unavailable', "The tenant's extracts are not available now.", { 'Retry-After': '5' });
+    }
+    return { database: used, release };
   }
 
   /** Checks the SQL with DuckDB's own parser, then gives the bound text and values. */
@@ -319,51 +423,97 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     });
   }
 
+  /** The DuckDB a demo or extract run uses, the tables its SQL may name, and what versions its results. */
+  async function duckdbSource(request: RunRequest): Promise<{
+    instance: DuckDBInstance;
+    tables: ReadonlySet<string>;
+    version: string;
+    /** Keeps the database open while the execution uses it (a new extract may retire it meanwhile). */
+    hold: () => () => void;
+    release: () => void;
+  }> {
+    if (request.source === 'demo') {
+      // The demo is the same for everyone: its results are shared by all tenants.
+      const noop = () => undefined;
+      return {
+        instance: await demoInstance(),
+        tables: new Set(DEMO_TABLES),
+        version: `demo:${settings.demoRows}`,
+        hold: () => noop,
+        release: noop,
+      };
+    }
+    const tenantId = request.scope.tenantId;
+    if (request.source !== 'extract' || tenantId === null || !deps.extracts) throw notFoundSource(request.source);
+    const { database, release } = await extractDatabase(tenantId);
+    return {
+      instance: await database.instance,
+      tables: database.tables,
+      // The set of extract ids: the same on every instance of a fleet, new when one is added or deleted.
+      version: `extract:${tenantId}:${database.key}`,
+      hold: () => {
+        database.users += 1;
+        let held = true;
+        return () => {
+          if (!held) return;
+          held = false;
+          database.users -= 1;
+          closeWhenUnused(database);
+        };
+      },
+      release,
+    };
+  }
+
   async function run(request: RunRequest): Promise<RunResult> {
     const started = performance.now();
     if (closed) throw new AppError('source_unavailable', 'The Studio engine is shutting down.', { 'Retry-After': '5' });
     const { skip, limit } = checkPaging(request);
     const sort = request.sort ?? [];
     if (request.source === 'tenant') return runTenant(request, { skip, limit, sort }, started);
-    if (request.source !== 'demo') throw notFoundSource(request.source);
-    const instance = await demoInstance();
-    const guardConnection = await instance.connect();
-    let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
+    const source = await duckdbSource(request);
     try {
-      prepared = await prepareDuckdb(guardConnection, request, new Set(DEMO_TABLES));
-    } finally {
-      guardConnection.closeSync();
-    }
-    const execution: Execution = { ...prepared, shape: request.shape, skip, limit, sort };
-    // The demo is the same for everyone: its results are shared by all tenants.
-    const sourceVersion = `demo:${settings.demoRows}`;
-    const key = resultKey([
-      sourceVersion,
-      execution.text,
-      Object.entries(execution.values).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}n` : v]),
-      request.shape,
-      skip,
-      limit,
-      sort,
-    ]);
-    const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
-    if (ttl > 0) {
-      const hit = await cache.get(key);
-      if (hit) return { ...hit, cached: true, elapsed_ms: elapsedSince(started) };
-    }
-    const bucket = request.scope.tenantId ?? 'no-tenant';
-    const result = await shared(key, request.signal, async (signal) => {
-      const release = admit(bucket);
+      const { instance } = source;
+      const guardConnection = await instance.connect();
+      let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
       try {
-        deps.metrics?.studioQueryExecuted(request.source);
-        const stored = await executeDuckdb(instance, execution, signal);
-        if (ttl > 0) await cache.set(key, stored, ttl);
-        return stored;
+        prepared = await prepareDuckdb(guardConnection, request, source.tables);
       } finally {
-        release();
+        guardConnection.closeSync();
       }
-    });
-    return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
+      const execution: Execution = { ...prepared, shape: request.shape, skip, limit, sort };
+      const key = resultKey([
+        source.version,
+        execution.text,
+        Object.entries(execution.values).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}n` : v]),
+        request.shape,
+        skip,
+        limit,
+        sort,
+      ]);
+      const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
+      if (ttl > 0) {
+        const hit = await cache.get(key);
+        if (hit) return { ...hit, cached: true, elapsed_ms: elapsedSince(started) };
+      }
+      const bucket = request.scope.tenantId ?? 'no-tenant';
+      const result = await shared(key, request.signal, async (signal) => {
+        const release = admit(bucket);
+        const unhold = source.hold();
+        try {
+          deps.metrics?.studioQueryExecuted(request.source);
+          const stored = await executeDuckdb(instance, execution, signal);
+          if (ttl > 0) await cache.set(key, stored, ttl);
+          return stored;
+        } finally {
+          unhold();
+          release();
+        }
+      });
+      return { ...result, cached: false, elapsed_ms: elapsedSince(started) };
+    } finally {
+      source.release();
+    }
   }
 
   /** The tenant's own database, or a 404 when the scope has none (no tenant chosen, no `dburl`). */
@@ -452,10 +602,24 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
           description: "The tenant's own PostgreSQL database (its dburl), queried live and read-only.",
         });
       }
+      // Every tenant has one, empty until a file is uploaded.
+      if (deps.extracts && scope.tenantId !== null) {
+        sources.push({
+          id: 'extract',
+          kind: 'extract',
+          name: "The tenant's extracts",
+          description: 'CSV and Parquet files uploaded to the tenant, each a table, queried with DuckDB.',
+        });
+      }
       return Promise.resolve(sources);
     },
     async listTables(scope, source) {
       if (source === 'tenant') return onTenantPool(scope, (pool) => listPostgresTables(pool));
+      if (source === 'extract') {
+        if (!deps.extracts || scope.tenantId === null) throw notFoundSource(source);
+        const extracts = await deps.extracts.list(scope.tenantId);
+        return extracts.map((extract) => ({ name: extract.name, columns: extract.columns }));
+      }
       if (source !== 'demo') throw notFoundSource(source);
       const instance = await demoInstance();
       const connection = await instance.connect();
@@ -478,6 +642,11 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     run,
     async close() {
       closed = true;
+      for (const database of extractDatabases.values()) {
+        database.retired = true;
+        closeWhenUnused(database);
+      }
+      extractDatabases.clear();
       const pending = demo;
       demo = undefined;
       if (pending) {

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import pLimit from 'p-limit';
+import { describeError } from '../../../lib/errors.js';
+
+/*
+ * Where a tenant's extracts live and how an uploaded file becomes one: DuckDB's own reader
+ * (`read_csv` / `read_parquet`) types the whole file, run by the server on a path it chose, into a
+ * DuckDB file of its own holding the table `data`. Report SQL never reaches this code: it runs on
+ * a hardened database per tenant that attaches these files read-only (engine.ts).
+ */
+
+export type ExtractFormat = 'csv' | 'parquet';
+
+/** The table inside each extract's DuckDB file. */
+export const EXTRACT_TABLE = 'data';
+
+export function extractsDir(studioDir: string, tenantId: string): string {
+  return path.join(studioDir, 'extracts', tenantId);
+}
+
+/** The DuckDB file of one extract. */
+export function extractFile(studioDir: string, tenantId: string, extractId: string): string {
+  return path.join(extractsDir(studioDir, tenantId), `${extractId}.duckdb`);
+}
+
+/** Removes a DuckDB file and the write-ahead log beside it, if any. */
+export async function removeDuckdbFile(file: string): Promise<void> {
+  await Promise.all([rm(file, { force: true }), rm(`${file}.wal`, { force: true })]);
+}
+
+/** A path inside a SQL string literal. */
+export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+export interface LoadedExtract {
+  rows: number;
+  columns: { name: string; type: string }[];
+}
+
+/** Why DuckDB could not read a file, in the first lines of its message (no server paths). */
+export class UnreadableExtract extends Error {
+  override name = 'UnreadableExtract';
+}
+
+export interface ExtractLoaderOptions {
+  studioDir: string;
+  memoryLimit: string;
+  threads: number;
+}
+
+/**
+ * The server's loader: one in-memory DuckDB that only ever runs the statements below, on paths the
+ * server made, with at most two files typed at a time (typing reads the whole file).
+ */
+export function createExtractLoader(options: ExtractLoaderOptions) {
+  let loader: Promise<DuckDBInstance> | undefined;
+  const limit = pLimit(2);
+
+  function instance(): Promise<DuckDBInstance> {
+    loader ??= (async () => {
+      const tempDirectory = path.join(options.studioDir, 'tmp');
+      await mkdir(tempDirectory, { recursive: true });
+      return DuckDBInstance.create(':memory:', {
+        threads: String(options.threads),
+        memory_limit: options.memoryLimit,
+        temp_directory: tempDirectory,
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+    })().catch((error: unknown) => {
+      loader = undefined;
+      throw error;
+    });
+    return loader;
+  }
+
+  async function load(source: string, format: ExtractFormat, target: string): Promise<LoadedExtract> {
+    const connection: DuckDBConnection = await (await instance()).connect();
+    const alias = `load_${randomBytes(8).toString('hex')}`;
+    let attached = false;
+    try {
+      await connection.run(`ATTACH ${sqlString(target)} AS ${alias}`);
+      attached = true;
+      const reader = format === 'csv' ? `read_csv(${sqlString(source)})` : `read_parquet(${sqlString(source)})`;
+      try {
+        await connection.run(`CREATE TABLE ${alias}.main.${EXTRACT_TABLE} AS SELECT * FROM ${reader}`);
+      } catch (error) {
+        throw new UnreadableExtract(readerMessage(describeError(error), source));
+      }
+      const counted = await connection.runAndReadAll(`SELECT count(*) FROM ${alias}.main.${EXTRACT_TABLE}`);
+      const described = await connection.runAndReadAll(
+        `SELECT column_name, data_type FROM duckdb_columns()
+         WHERE database_name = '${alias}' AND schema_name = 'main' AND table_name = '${EXTRACT_TABLE}'
+         ORDER BY column_index`,
+      );
+      const columns = (described.getRows() as [string, string][]).map(([name, type]) => ({ name, type }));
+      if (columns.length === 0) throw new UnreadableExtract('The file has no columns.');
+      return { rows: Number(counted.getRows()[0]?.[0] ?? 0), columns };
+    } finally {
+      if (attached) await connection.run(`DETACH ${alias}`).catch(() => undefined);
+      connection.closeSync();
+    }
+  }
+
+  return {
+    /**
+     * Types `source` (an uploaded file) with DuckDB's reader for `format` into the new DuckDB file
+     * `target`. Throws UnreadableExtract when the reader refuses the file; `target` is then removed.
+     */
+    async load(source: string, format: ExtractFormat, target: string): Promise<LoadedExtract> {
+      return limit(async () => {
+        try {
+          return await load(source, format, target);
+        } catch (error) {
+          await removeDuckdbFile(target);
+          throw error;
+        }
+      });
+    },
+
+    /** Whether `name` is a reserved word of DuckDB's SQL (a table so named needs quotes). */
+    async isReservedWord(name: string): Promise<boolean> {
+      const connection = await (await instance()).connect();
+      try {
+        const reader = await connection.runAndReadAll(
+          `SELECT count(*) FROM duckdb_keywords() WHERE keyword_name = $name AND keyword_category = 'reserved'`,
+          { name },
+        );
+        return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
+      } finally {
+        connection.closeSync();
+      }
+    },
+
+    close(): void {
+      const pending = loader;
+      loader = undefined;
+      void pending?.then((created) => created.closeSync()).catch(() => undefined);
+    },
+  };
+}
+
+export type ExtractLoader = ReturnType<typeof createExtractLoader>;
+
+/** DuckDB's reason, its first lines, without the server's path to the file. */
+function readerMessage(message: string, source: string): string {
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('LINE ') && !line.startsWith('^'));
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (line.startsWith('Possible fixes') || line.startsWith('Possible solutions')) break;
+    kept.push(line);
+    if (kept.length === 4) break;
+  }
+  const folder = path.dirname(source);
+  return kept
+    .join(' ')
+    .replaceAll(source, 'the file')
+    .replaceAll(folder, '…')
+    .replace(/^[A-Za-z ]+Error: /, '')
+    .slice(0, 600);
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  STUDIO_EXTRACT_CONTENT_TYPES,
+  studioExtractMessages,
+  type StudioExtract,
+  type StudioExtracts,
+} from '@dataplatform/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { StudioConfig } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Actor } from '../../lib/auth-context.js';
+import { AppError, badRequest, conflict, describeError, fieldError, isUniqueViolation } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { ExtractCatalog, StudioScope } from './engine/engine.js';
+import {
+  extractFile,
+  extractsDir,
+  removeDuckdbFile,
+  UnreadableExtract,
+  type ExtractFormat,
+  type ExtractLoader,
+} from './engine/extract-files.js';
+import {
+  deleteExtract,
+  findExtractByName,
+  insertExtract,
+  listExtracts,
+  type ExtractRow,
+} from './extracts.repository.js';
+
+/** What an upload brings: the table name, the declared type, the announced length and the bytes. */
+export interface ExtractUpload {
+  name: string;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  body: Readable | undefined;
+}
+
+const invalid = (detail: string) => new AppError('extract_invalid', detail);
+const notFound = () => new AppError('extract_not_found', studioExtractMessages.notFound);
+
+/** The format a Content-Type names (parameters such as `charset` aside), or undefined. */
+function formatOf(contentType: string | undefined): ExtractFormat | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (type === STUDIO_EXTRACT_CONTENT_TYPES.csv) return 'csv';
+  if (type === STUDIO_EXTRACT_CONTENT_TYPES.parquet) return 'parquet';
+  return undefined;
+}
+
+export function toStudioExtract(row: ExtractRow): StudioExtract {
+  return {
+    id: row.id,
+    name: row.name,
+    source_id: 'extract',
+    format: row.format,
+    tables: [{ name: row.name, columns: row.columns }],
+    bytes: row.bytes,
+    rows: row.rows,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function snapshot(row: ExtractRow) {
+  return { tenant_id: row.tenantId, name: row.name, format: row.format, bytes: row.bytes, rows: row.rows };
+}
+
+class TooLarge extends Error {}
+
+/** Counts the bytes going through and fails past `max`; keeps the first four to tell a Parquet file. */
+class ByteCounter extends Transform {
+  bytes = 0;
+  head = Buffer.alloc(0);
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.max) {
+      callback(new TooLarge());
+      return;
+    }
+    if (this.head.length < 4) this.head = Buffer.concat([this.head, chunk.subarray(0, 4 - this.head.length)]);
+    callback(null, chunk);
+  }
+}
+
+/**
+ * Studio extracts (STUDIO-SOURCE-*): a tenant's CSV and Parquet files, each typed by DuckDB into a
+ * table of the tenant's `extract` source. An upload is streamed to a file of its own (never held
+ * in memory), cut off past STUDIO_EXTRACT_MAX_BYTES, typed whole by DuckDB's reader, and only then
+ * recorded; whatever fails leaves no file and no row behind. Another tenant's extract is a 404.
+ */
+export function createExtractsService(deps: {
+  db: Database;
+  audit: AuditService;
+  config: StudioConfig;
+  loader: ExtractLoader;
+  log: FastifyBaseLogger;
+}) {
+  const { db, audit, config, loader, log } = deps;
+  const tooLarge = () => new AppError('extract_too_large', studioExtractMessages.tooLarge(config.extractMaxBytes));
+
+  function tenantOf(scope: StudioScope): string {
+    if (scope.tenantId === null) throw badRequest(studioExtractMessages.noTenant);
+    return scope.tenantId;
+  }
+
+  /** Streams the body into `file`, at most extractMaxBytes; the body is never destroyed (the 413 must go out). */
+  async function receive(body: Readable, file: string): Promise<{ bytes: number; head: Buffer }> {
+    const counter = new ByteCounter(config.extractMaxBytes);
+    const forwardError = (error: Error) => counter.destroy(error);
+    body.once('error', forwardError);
+    body.pipe(counter);
+    try {
+      await pipeline(counter, createWriteStream(file, { flags: 'wx' }));
+    } finally {
+      body.unpipe(counter);
+      body.off('error', forwardError);
+    }
+    return { bytes: counter.bytes, head: counter.head };
+  }
+
+  return {
+    /** The extract catalog the engine builds each tenant's DuckDB from. */
+    catalog: {
+      async list(tenantId) {
+        const rows = await listExtracts(db, tenantId);
+        return rows.map((row) => ({ id: row.id, name: row.name, columns: row.columns }));
+      },
+    } satisfies ExtractCatalog,
+
+    async list(scope: StudioScope): Promise<StudioExtracts> {
+      const tenantId = tenantOf(scope);
+      const rows = await listExtracts(db, tenantId);
+      return { data: rows.map(toStudioExtract), count: rows.length };
+    },
+
+    async upload(actor: Actor, scope: StudioScope, upload: ExtractUpload): Promise<StudioExtract> {
+      const tenantId = tenantOf(scope);
+      const format = formatOf(upload.contentType);
+      if (!format) throw invalid(studioExtractMessages.contentType);
+      if (await loader.isReservedWord(upload.name)) {
+        throw fieldError(['query', 'name'], studioExtractMessages.nameReserved);
+      }
+      // Before a byte is read: a taken name or an announced length past the limit.
+      if (await findExtractByName(db, tenantId, upload.name)) {
+        throw conflict(studioExtractMessages.nameTaken, 'extract_name_taken');
+      }
+      const announced = upload.contentLength === undefined ? Number.NaN : Number(upload.contentLength);
+      if (announced > config.extractMaxBytes) throw tooLarge();
+      if (!upload.body || announced === 0) throw invalid(studioExtractMessages.empty);
+
+      const id = randomUUID();
+      const dir = extractsDir(config.dir, tenantId);
+      await mkdir(dir, { recursive: true });
+      const part = path.join(dir, `upload-${id}.part`);
+      const target = extractFile(config.dir, tenantId, id);
+      let kept = false;
+      try {
+        let received: { bytes: number; head: Buffer };
+        try {
+          received = await receive(upload.body, part);
+        } catch (error) {
+          if (error instanceof TooLarge) throw tooLarge();
+          throw badRequest('The upload did not arrive whole');
+        }
+        if (received.bytes === 0) throw invalid(studioExtractMessages.empty);
+        if (format === 'csv' && received.head.toString('latin1') === 'PAR1') {
+          throw invalid(`This is a Parquet file: send it with Content-Type ${STUDIO_EXTRACT_CONTENT_TYPES.parquet}`);
+        }
+        let loaded;
+        try {
+          loaded = await loader.load(part, format, target);
+        } catch (error) {
+          if (error instanceof UnreadableExtract) {
+            throw invalid(`The file could not be read as ${format === 'csv' ? 'CSV' : 'Parquet'}: ${error.message}`);
+          }
+          throw error;
+        }
+        const row = await db.transaction(async (tx) => {
+          const inserted = await insertExtract(tx, {
+            id,
+            tenantId,
+            name: upload.name,
+            format,
+            bytes: received.bytes,
+            rows: loaded.rows,
+            columns: loaded.columns,
+            createdBy: actor.user.id,
+          });
+          await audit.record(tx, actor, {
+            action: AUDIT_ACTIONS.extractCreate,
+            targetType: AUDIT_TARGET_TYPES.extract,
+            targetId: inserted.id,
+            before: null,
+            after: snapshot(inserted),
+          });
+          return inserted;
+        });
+        kept = true;
+        return toStudioExtract(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(studioExtractMessages.nameTaken, 'extract_name_taken');
+        throw error;
+      } finally {
+        await rm(part, { force: true }).catch((error: unknown) =>
+          log.warn({ err: describeError(error) }, 'an extract upload file could not be removed'),
+        );
+        if (!kept) await removeDuckdbFile(target);
+      }
+    },
+
+    /** Removes the row (with its audit entry), then the file; another tenant's id is a 404. */
+    async remove(actor: Actor, scope: StudioScope, extractId: string): Promise<void> {
+      const tenantId = tenantOf(scope);
+      await db.transaction(async (tx) => {
+        const deleted = await deleteExtract(tx, tenantId, extractId);
+        if (!deleted) throw notFound();
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.extractDelete,
+          targetType: AUDIT_TARGET_TYPES.extract,
+          targetId: deleted.id,
+          before: snapshot(deleted),
+          after: null,
+        });
+      });
+      await removeDuckdbFile(extractFile(config.dir, tenantId, extractId)).catch((error: unknown) =>
+        log.warn({ err: describeError(error), extractId }, 'a deleted extract file could not be removed'),
+      );
+    },
+  };
+}
+
+export type ExtractsService = ReturnType<typeof createExtractsService>;
