@@ -5,7 +5,9 @@ export type RunnerMessage =
   | { type: 'reset-peak-rss' }
   /** Start the event-loop delay histogram from now (before the measured window). */
   | { type: 'reset-loop-delay' }
-  | { type: 'report' };
+  | { type: 'report' }
+  /** The Studio section's direct runs: one query on DuckDB or PostgreSQL, timed inside the target. */
+  | { type: 'direct-query'; engine: 'duckdb' | 'postgres'; sql: string };
 
 export interface TargetStats {
   peakRssBytes: number;
@@ -40,4 +42,6 @@ export interface HashRunResult {
 export type TargetMessage =
   | { type: 'ready'; port: number }
   | { type: 'report'; stats: TargetStats }
-  | { type: 'hash-result'; result: HashRunResult };
+  | { type: 'hash-result'; result: HashRunResult }
+  /** A direct query's time (from the call to all rows read into JavaScript) and its rows. */
+  | { type: 'direct-result'; ms: number; rows: unknown[][]; error?: string };

@@ -17,6 +17,7 @@ import {
   type ScenarioResult,
 } from './report.js';
 import { loadSettings, type BenchSettings } from './settings.js';
+import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
 import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
@@ -46,6 +47,7 @@ interface Runs {
   /** Raw hash runs: one right before login (when both run) and one after, to bracket it. */
   hashes: HashRunResult[];
   lists?: ListsRuns;
+  studio?: StudioRuns;
   embedded?: EmbeddedRuns;
   pages?: PageRuns;
 }
@@ -202,6 +204,14 @@ async function runScenarios(
 
   await probe.stop();
 
+  // Studio's engine through the API against the same SQL run directly (issue 31, "Performance").
+  if (selected.has('studio')) {
+    out(
+      `studio: ${settings.studio.demoRows} demo rates, ${settings.studio.tenantRows} tenant rows, ${settings.studio.rounds} rounds ...`,
+    );
+    runs.studio = await runStudio({ settings, track, out });
+  }
+
   // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
   if (selected.has('embedded')) {
     out('embedded server: `npm run serve -w apps/server` to the first 200 on /readyz, then idle ...');
@@ -282,6 +292,7 @@ async function main(): Promise<void> {
   const checks = [
     ...checkTargets(runs),
     ...(runs.lists ? checkListTargets(runs.lists) : []),
+    ...(runs.studio ? checkStudioTargets(runs.studio) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
     ...(runs.pages ? checkPageTargets(runs.pages) : []),
   ];
@@ -352,6 +363,7 @@ async function main(): Promise<void> {
         explained: run.explained,
       })),
     },
+    studio: runs.studio,
     embedded: runs.embedded,
     pages: runs.pages?.audit,
     targets: checks,

@@ -6,6 +6,7 @@ export const SCENARIOS = [
   'login',
   'argon2id',
   'lists',
+  'studio',
   'embedded',
   'pages',
 ] as const;
@@ -44,6 +45,20 @@ export interface BenchSettings {
   embeddedIdleSeconds: number;
   /** Lighthouse runs per page in the page audit (its median is judged). */
   pageRuns: number;
+  studio: {
+    /** Rows of the demo `rates` (STUDIO_DEMO_ROWS of the server). */
+    demoRows: number;
+    /** Rows of `rates` in the tenant's own PostgreSQL database. */
+    tenantRows: number;
+    /** Timed runs of each side of a comparison (medians judged). */
+    rounds: number;
+    /** The server's STUDIO_QUERY_TIMEOUT_SECONDS: the runaway query must stop there. */
+    timeoutSeconds: number;
+    /** The CSV uploaded as an extract. */
+    uploadBytes: number;
+    /** Keeps the demo database between runs (generated once); unset: a temporary folder. */
+    dataDir: string | undefined;
+  };
 }
 
 const DEFAULT_DATABASE_URL = 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -92,5 +107,13 @@ export function loadSettings(): BenchSettings {
     embeddedExistingRuns: positiveNumber('BENCH_EMBEDDED_EXISTING_RUNS', 3, true),
     embeddedIdleSeconds: positiveNumber('BENCH_EMBEDDED_IDLE_SECONDS', 10, false),
     pageRuns: positiveNumber('BENCH_PAGE_RUNS', 3, true),
+    studio: {
+      demoRows: positiveNumber('BENCH_STUDIO_DEMO_ROWS', 2_000_000, true),
+      tenantRows: positiveNumber('BENCH_STUDIO_TENANT_ROWS', 1_000_000, true),
+      rounds: positiveNumber('BENCH_STUDIO_ROUNDS', 7, true),
+      timeoutSeconds: positiveNumber('BENCH_STUDIO_TIMEOUT_SECONDS', 5, false),
+      uploadBytes: positiveNumber('BENCH_STUDIO_UPLOAD_BYTES', 1024 ** 3, true),
+      dataDir: process.env.BENCH_STUDIO_DATA_DIR?.trim() || undefined,
+    },
   };
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '@dataplatform/server/src/node-flags.js';
 import type { RunnerMessage, TargetMessage } from './protocol.js';
 
-export type TargetName = 'floor-server' | 'app-server' | 'argon2-hasher' | 'idle-probe';
+export type TargetName = 'floor-server' | 'app-server' | 'argon2-hasher' | 'idle-probe' | 'studio-direct';
 
 type MessageOf<T extends TargetMessage['type']> = Extract<TargetMessage, { type: T }>;
 

@@ -180,7 +180,7 @@ describe('graceful shutdown', () => {
           log: ctx.app.log,
           hasPermission: ctx.app.services.authz.hasPermission,
           audit: ctx.app.services.audit,
-          metrics: { renewalFailed: () => undefined },
+          metrics: { renewalFailed: () => undefined, studioQueryExecuted: () => undefined },
           config: { ...ctx.config.billing, renewal: { ...ctx.config.billing.renewal, pollIntervalMs: 60_000 } },
           provider: {
             ...sandbox,

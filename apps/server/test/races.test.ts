@@ -241,7 +241,7 @@ describe('races', () => {
         log: ctx.app.log,
         hasPermission: services.authz.hasPermission,
         audit: services.audit,
-        metrics: { renewalFailed: () => undefined },
+        metrics: { renewalFailed: () => undefined, studioQueryExecuted: () => undefined },
         config: ctx.config.billing,
         provider: services.billing.sandbox!,
       });

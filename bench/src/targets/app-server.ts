@@ -9,7 +9,9 @@ const databaseUrl = requiredEnv('BENCH_TARGET_DATABASE_URL');
 const database = openPostgres(databaseUrl, {
   onConnectionLost: (error) => process.stderr.write(`database connection lost: ${error.message}\n`),
 });
-const app = await buildApp(benchAppConfig(databaseUrl), { database });
+// More settings for one scenario, as JSON (the Studio section: DATA_DIR, STUDIO_*, METRICS_TOKEN).
+const extraEnv = JSON.parse(process.env.BENCH_TARGET_ENV ?? '{}') as Record<string, string>;
+const app = await buildApp(benchAppConfig(databaseUrl, extraEnv), { database });
 startTargetRuntime({
   close: async () => {
     await app.close();

@@ -12,6 +12,8 @@ export type RenewalFailureReason = 'payment_failed' | 'error';
 /** What the services report to /metrics; a plain interface so a module never sees prom-client. */
 export interface ServiceMetrics {
   renewalFailed(reason: RenewalFailureReason): void;
+  /** A Studio query reached its engine (not answered from the cache, not joined to a run in flight). */
+  studioQueryExecuted(source: string): void;
 }
 
 /** `2xx`, `4xx`, …: one series per class, not per status code. */
@@ -57,6 +59,12 @@ export function createMetrics(options: { enabled: boolean }) {
     labelNames: ['reason'] as const,
     registers,
   });
+  const studioQueryExecutions = new Counter({
+    name: 'dp_studio_query_executions_total',
+    help: 'Studio queries run on their engine, by source kind (demo, tenant, extract); cache hits and runs joined to one in flight are not counted.',
+    labelNames: ['source'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -74,6 +82,10 @@ export function createMetrics(options: { enabled: boolean }) {
 
     renewalFailed(reason: RenewalFailureReason): void {
       renewalFailures.inc({ reason });
+    },
+
+    studioQueryExecuted(source: string): void {
+      studioQueryExecutions.inc({ source });
     },
   };
 }

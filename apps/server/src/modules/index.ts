@@ -212,6 +212,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     config,
     log,
     redis: deps.redis,
+    metrics: deps.metrics,
     tenantDatabases: { use: (tenantId, sealed, work) => tenants.useDatabase(tenantId, sealed, work) },
     extracts: extracts.catalog,
   });

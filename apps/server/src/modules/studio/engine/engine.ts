@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../../config.js';
 import { AppError, describeError } from '../../../lib/errors.js';
+import type { ServiceMetrics } from '../../../lib/metrics.js';
 import type { RedisConnection } from '../../../lib/redis.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -115,6 +116,8 @@ export interface StudioEngineDeps {
   redis?: RedisConnection | undefined;
   /** The tenant's own database through its bounded pool (modules/tenants); omitted: no `tenant` source. */
   tenantDatabases?: TenantDatabaseAccess | undefined;
+  /** Counts each execution on /metrics (`dp_studio_query_executions_total`): what the cache and single-flight save. */
+  metrics?: Pick<ServiceMetrics, 'studioQueryExecuted'> | undefined;
   /** The extracts each tenant has (the app database's rows); omitted: no `extract` source. */
   extracts?: ExtractCatalog | undefined;
 }
@@ -522,6 +525,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
         const release = admit(bucket);
         const unhold = source.hold();
         try {
+          deps.metrics?.studioQueryExecuted(request.source);
           const stored = await executeDuckdb(instance, execution, signal);
           if (ttl > 0) await cache.set(key, stored, ttl);
           return stored;
@@ -583,6 +587,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const result = await shared(key, request.signal, async (signal) => {
       const release = admit(tenantId);
       try {
+        deps.metrics?.studioQueryExecuted('tenant');
         const stored = await onTenantPool(request.scope, (pool) =>
           executePostgres(pool, {
             text: bound.text,
