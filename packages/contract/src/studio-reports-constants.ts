@@ -31,13 +31,16 @@ export const REPORT_KPI_FORMATS = ['number', 'integer', 'currency', 'percent'] a
 /** The slugs of the reports every signed-in user sees; no tenant's report may take one. */
 export const BUILT_IN_REPORT_SLUGS = ['payer', 'hospital-prices', 'cms-fs'] as const;
 
+/** Slugs no tenant report may take: the built-ins', and `new`, the editor's path for a new report. */
+export const RESERVED_REPORT_SLUGS: readonly string[] = [...BUILT_IN_REPORT_SLUGS, 'new'];
+
 export const reportMessages = {
   notFound: 'Report not found',
   versionNotFound: 'Version not found',
   readOnly: 'Built-in reports are read-only: copy the definition into a new report to change it',
   slugTaken: 'A report with this slug already exists in this tenant',
   slugInvalid: `Slug must be 1 to ${REPORT_SLUG_MAX} lowercase letters, digits and hyphens, starting with a letter or digit, and not look like an id`,
-  slugReserved: 'This slug belongs to a built-in report',
+  slugReserved: 'This slug is reserved: it belongs to a built-in report or a Studio page',
   definitionRequired: 'Definition is required',
   definitionTooLong: `Definition must be at most ${REPORT_DEFINITION_MAX} characters`,
   definitionNotMapping: 'A report definition is a YAML mapping (title, source, blocks, …)',

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { ErrorCode } from './errors.js';
 import { pageOf, PaginationQuerySchema, ValidationErrorItemSchema } from './common.js';
 import {
-  BUILT_IN_REPORT_SLUGS,
   REPORT_BLOCK_KINDS,
   REPORT_BLOCKS_MAX,
   REPORT_CACHE_MAX_SECONDS,
@@ -22,6 +21,7 @@ import {
   REPORT_SQL_MAX,
   REPORT_TEXT_MAX,
   REPORT_TITLE_MAX,
+  RESERVED_REPORT_SLUGS,
   reportMessages,
 } from './studio-reports-constants.js';
 
@@ -382,7 +382,7 @@ export const ReportCreateSchema = z.object({
   slug: z
     .string()
     .refine(isReportSlug, reportMessages.slugInvalid)
-    .refine((slug) => !(BUILT_IN_REPORT_SLUGS as readonly string[]).includes(slug), reportMessages.slugReserved)
+    .refine((slug) => !RESERVED_REPORT_SLUGS.includes(slug), reportMessages.slugReserved)
     .optional(),
 });
 export type ReportCreate = z.infer<typeof ReportCreateSchema>;

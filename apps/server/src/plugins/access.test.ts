@@ -91,6 +91,9 @@ const SIGNED_IN_OPERATIONS = new Set([
   'POST /api/v1/studio/reports/{report_id}/run',
   'POST /api/v1/studio/reports/{report_id}/export',
   'GET /api/v1/studio/reports/{report_id}/params/{param}/options',
+  'GET /api/v1/studio/reports/{report_id}/versions/{version}',
+  // What the caller may do in Studio (the editor shows or hides its write actions by it).
+  'GET /api/v1/studio/access',
   // Studio extracts: the list of the tenant chosen with X-Tenant-ID (a member's, checked by the
   // tenant-context plugin); uploading and deleting need sources:write (STUDIO-SOURCE-5).
   'GET /api/v1/studio/extracts',

@@ -299,7 +299,7 @@ params:
       expect(created).toMatchObject({ name: 'over_http', rows: 1_000 });
       expect((await remove(writerA, tenantA.id, created.id)).statusCode).toBe(204);
     } finally {
-      await ctx.app.server.close();
+      await new Promise<void>((resolve) => ctx.app.server.close(() => resolve()));
     }
   }, 90_000);
 

@@ -2,7 +2,7 @@ import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
   blockKind,
-  BUILT_IN_REPORT_SLUGS,
+  RESERVED_REPORT_SLUGS,
   cacheSeconds,
   coerceParamValue,
   parseReportDefinition,
@@ -134,7 +134,7 @@ function rowRecord(row: ReportWithText): ReportRecord {
 /** The first of `base`, `base-2`, `base-3`, … no report of the tenant has. */
 function freeSlug(base: string, taken: string[]): string {
   const used = new Set(taken);
-  if (!used.has(base) && !(BUILT_IN_REPORT_SLUGS as readonly string[]).includes(base)) return base;
+  if (!used.has(base) && !RESERVED_REPORT_SLUGS.includes(base)) return base;
   for (let n = 2; ; n += 1) {
     if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
   }

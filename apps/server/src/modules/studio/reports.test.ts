@@ -175,12 +175,19 @@ describe('built-in reports (STUDIO-REPORT-6)', () => {
     expect((await api('GET', '/reports/payer', admin)).json<ReportPublic>().version).toBe(1);
   });
 
-  it('keep their slugs: no tenant report may take one', async () => {
-    const response = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('x'), slug: 'payer' });
-    expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({
-      detail: [{ loc: ['body', 'slug'], msg: 'This slug belongs to a built-in report' }],
-    });
+  it('keep their slugs: no tenant report may take one, nor `new` (the editor’s path)', async () => {
+    for (const slug of ['payer', 'new']) {
+      const response = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('x'), slug });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({
+        detail: [
+          { loc: ['body', 'slug'], msg: 'This slug is reserved: it belongs to a built-in report or a Studio page' },
+        ],
+      });
+    }
+    // A report titled "New" gets the next free slug.
+    const titled = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('New') });
+    expect(titled.json<ReportPublic>().slug).toBe('new-2');
   });
 });
 
