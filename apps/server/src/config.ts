@@ -127,6 +127,7 @@ const EnvSchema = z.object({
   STUDIO_DEMO_ROWS: z.coerce.number().int().min(1_000).max(100_000_000).default(2_000_000),
   STUDIO_QUERY_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(15),
   STUDIO_MAX_QUERIES_PER_TENANT: z.coerce.number().int().min(1).max(1_000).default(4),
+  STUDIO_QUEUE_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(10),
   STUDIO_ROW_CAP: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
   STUDIO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
   STUDIO_EXPORT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(120),
@@ -274,8 +275,10 @@ export interface StudioConfig {
   demoRows: number;
   /** A query running longer is interrupted in the engine and answered `query_timeout`. */
   queryTimeoutMs: number;
-  /** Queries one tenant may run at once; more are answered 429 `too_many_queries`. */
+  /** Queries one tenant may run at once; more wait up to `queueWaitMs`, then are answered 429 `too_many_queries`. */
   maxQueriesPerTenant: number;
+  /** How long a query waits for one of its tenant's slots before a 429 (0: answer 429 at once). */
+  queueWaitMs: number;
   /** Most rows a chart, KPI or option list may return (more: `result_too_large`). */
   rowCap: number;
   /** Most rows a CSV download of a table may hold (more: `result_too_large` before the first row). */
@@ -474,6 +477,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       demoRows: env.STUDIO_DEMO_ROWS,
       queryTimeoutMs: Math.round(env.STUDIO_QUERY_TIMEOUT_SECONDS * 1000),
       maxQueriesPerTenant: env.STUDIO_MAX_QUERIES_PER_TENANT,
+      queueWaitMs: Math.round(env.STUDIO_QUEUE_WAIT_SECONDS * 1000),
       rowCap: env.STUDIO_ROW_CAP,
       exportMaxRows: env.STUDIO_EXPORT_MAX_ROWS,
       exportTimeoutMs: Math.round(env.STUDIO_EXPORT_TIMEOUT_SECONDS * 1000),

@@ -210,8 +210,8 @@ describe('limits', () => {
     }
   });
 
-  it('answer 429 beyond the per-tenant concurrency limit, and cancel on abort', async () => {
-    const small = makeEngine({ STUDIO_MAX_QUERIES_PER_TENANT: '1' });
+  it('answer 429 beyond the per-tenant concurrency limit when waiting is off, and cancel on abort', async () => {
+    const small = makeEngine({ STUDIO_MAX_QUERIES_PER_TENANT: '1', STUDIO_QUEUE_WAIT_SECONDS: '0' });
     try {
       const controller = new AbortController();
       const scope = { tenantId: 'tenant-a' };
@@ -234,4 +234,32 @@ describe('limits', () => {
       await small.close();
     }
   });
+
+  it('let a query wait its turn for a busy tenant, and 429 past the wait', async () => {
+    const small = makeEngine({ STUDIO_MAX_QUERIES_PER_TENANT: '1', STUDIO_QUEUE_WAIT_SECONDS: '1' });
+    try {
+      const scope = { tenantId: 'tenant-q' };
+      // One slot, three queries at once: with waiting off two would be 429s; here each takes its turn.
+      const runs = ['a', 'b', 'c'].map((name, index) =>
+        small.run({ ...demo(`SELECT ${index} AS ${name}, count(*) FROM range(3000000)`), scope }),
+      );
+      const results = await Promise.all(runs);
+      expect(results.map((result) => result.rows[0]![0])).toEqual([0, 1, 2]);
+
+      // A query holding the slot past the wait: the one behind it is answered 429.
+      const controller = new AbortController();
+      const long = small.run({
+        ...demo('SELECT count(*) FROM range(10000000000) t(i) WHERE hash(i) % 7 = 1'),
+        scope,
+        signal: controller.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await codeOf(small.run({ ...demo('SELECT 9 AS nine'), scope }))).toBe('too_many_queries');
+      controller.abort();
+      expect(await codeOf(long)).toBe('query_refused');
+      expect((await small.run({ ...demo('SELECT 10 AS ten'), scope })).rows).toEqual([[10]]);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });

@@ -145,6 +145,9 @@ export interface TenantDatabaseAccess {
   use<T>(tenantId: string, sealedDburl: string, work: (pool: pg.Pool) => Promise<T>): Promise<T>;
 }
 
+/** How many queries may wait for a tenant's slots, per slot. */
+const QUEUE_PER_SLOT = 8;
+
 /** Most rows one table page may hold. */
 export const MAX_PAGE_ROWS = 1_000;
 
@@ -185,6 +188,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   const cache: ResultCache = deps.redis ? createRedisCache(deps.redis) : createMemoryCache();
   const flights = new Map<string, Flight>();
   const running = new Map<string, number>();
+  /** Queries waiting for a slot, per tenant, in arrival order. */
+  const queues = new Map<string, { grant: () => void }[]>();
   let demo: Promise<DuckDBInstance> | undefined;
   const extractDatabases = new Map<string, ExtractDatabase>();
   let closed = false;
@@ -380,15 +385,67 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     }
   }
 
-  /** Counts a running execution against the tenant's limit (429 beyond it). */
-  function admit(bucket: string): () => void {
+  /**
+   * Takes one of the tenant's query slots. When all are busy the query waits its turn (first come,
+   * first served) for at most STUDIO_QUEUE_WAIT_SECONDS, with at most QUEUE_PER_SLOT × the limit
+   * waiting; beyond either it is a 429 with Retry-After. A report's blocks start together, so a view
+   * with more blocks than slots waits a moment instead of failing. The returned function frees the
+   * slot, handing it straight to the next in line.
+   */
+  async function admit(bucket: string, signal?: AbortSignal): Promise<() => void> {
     const now = running.get(bucket) ?? 0;
-    if (now >= settings.maxQueriesPerTenant) throw tooMany();
-    running.set(bucket, now + 1);
+    const queue = queues.get(bucket) ?? [];
+    if (now < settings.maxQueriesPerTenant && queue.length === 0) {
+      running.set(bucket, now + 1);
+      return releaser(bucket);
+    }
+    if (settings.queueWaitMs === 0 || queue.length >= settings.maxQueriesPerTenant * QUEUE_PER_SLOT) throw tooMany();
+    await new Promise<void>((resolve, reject) => {
+      const stopWaiting = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const leaveQueue = () => {
+        stopWaiting();
+        const waiting = queues.get(bucket);
+        const at = waiting?.indexOf(waiter) ?? -1;
+        if (waiting && at >= 0) waiting.splice(at, 1);
+        if (waiting?.length === 0) queues.delete(bucket);
+      };
+      const waiter = {
+        grant: () => {
+          stopWaiting();
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        leaveQueue();
+        reject(tooMany());
+      }, settings.queueWaitMs);
+      const onAbort = () => {
+        leaveQueue();
+        reject(new AppError('query_refused', 'The query was cancelled.'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(waiter);
+      queues.set(bucket, queue);
+    });
+    // The slot was handed over by the query that freed it: the count of running ones is unchanged.
+    return releaser(bucket);
+  }
+
+  function releaser(bucket: string): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      const waiting = queues.get(bucket);
+      const next = waiting?.shift();
+      if (waiting?.length === 0) queues.delete(bucket);
+      if (next) {
+        next.grant();
+        return;
+      }
       const left = (running.get(bucket) ?? 1) - 1;
       if (left <= 0) running.delete(bucket);
       else running.set(bucket, left);
@@ -522,7 +579,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       }
       const bucket = request.scope.tenantId ?? 'no-tenant';
       const result = await shared(key, request.signal, async (signal) => {
-        const release = admit(bucket);
+        const release = await admit(bucket, signal);
         const unhold = source.hold();
         try {
           deps.metrics?.studioQueryExecuted(request.source);
@@ -585,7 +642,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       if (hit) return { ...hit, cached: true, elapsed_ms: elapsedSince(started) };
     }
     const result = await shared(key, request.signal, async (signal) => {
-      const release = admit(tenantId);
+      const release = await admit(tenantId, signal);
       try {
         deps.metrics?.studioQueryExecuted('tenant');
         const stored = await onTenantPool(request.scope, (pool) =>
@@ -631,7 +688,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     prepared: { text: string; values: ReturnType<typeof duckdbValues> },
     request: ExportRequest,
   ): Promise<RowStream> {
-    const release = admit(request.scope.tenantId ?? 'no-tenant');
+    const release = await admit(request.scope.tenantId ?? 'no-tenant', request.signal);
     let connection: DuckDBConnection;
     try {
       connection = await instance.connect();
@@ -692,7 +749,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       const bound = bindPlaceholders(request.sql, (index) => `$${index + 1}`);
       const values = valuesFor(bound.names, request.params);
       await checkPostgresSql(bound.text, values.length);
-      const release = admit(tenantId);
+      const release = await admit(tenantId, request.signal);
       try {
         // The pool's client is held until the stream ends or closes; `use` only lends the pool.
         const stream = await access.use(tenantId, sealed, (pool) =>
