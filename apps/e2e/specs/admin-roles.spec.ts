@@ -95,9 +95,12 @@ test('assigns roles to a user with the transfer list and reads the result back',
   await api.send('PUT', `/authorization/user/${user.id}/roles`, [kept.id]);
 
   await page.goto('/admin/user-roles');
+  // The e2e server bills through the sandbox, whose test clock has a column once the billing
+  // configuration has loaded (SANDBOX-CLOCK-1): waiting for all three keeps this from racing it.
   await expect(page.getByRole('table', { name: 'Users and their roles' }).getByRole('columnheader')).toHaveText([
     'Email',
     'Roles',
+    'Sandbox billing clock',
   ]);
   await page.getByRole('button', { name: 'Assign Roles' }).click();
   const dialog = page.getByRole('dialog', { name: 'Assign Roles to User' });
