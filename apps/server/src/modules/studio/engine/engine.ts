@@ -675,6 +675,22 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     };
   }
 
+  /** `stream`, freeing `free` too once it ends, fails or is closed (whichever comes first). */
+  function alsoFreeing(stream: RowStream, free: () => void): RowStream {
+    const close = onceOnly(() => {
+      stream.close();
+      free();
+    });
+    async function* chunks() {
+      try {
+        yield* stream.chunks;
+      } finally {
+        close();
+      }
+    }
+    return { columns: stream.columns, count: stream.count, chunks: chunks(), close };
+  }
+
   function tooLargeToExport(count: number): AppError {
     return new AppError(
       'result_too_large',
@@ -762,18 +778,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
             signal: request.signal ?? new AbortController().signal,
           }),
         );
-        const close = onceOnly(() => {
-          stream.close();
-          release();
-        });
-        async function* chunks() {
-          try {
-            yield* stream.chunks;
-          } finally {
-            close();
-          }
-        }
-        return { columns: stream.columns, count: stream.count, chunks: chunks(), close };
+        return alsoFreeing(stream, release);
       } catch (error) {
         release();
         if (error instanceof AppError) throw error;
@@ -794,18 +799,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       const unhold = source.hold();
       try {
         const stream = await exportDuckdb(source.instance, prepared, request);
-        const close = onceOnly(() => {
-          stream.close();
-          unhold();
-        });
-        async function* chunks() {
-          try {
-            yield* stream.chunks;
-          } finally {
-            close();
-          }
-        }
-        return { columns: stream.columns, count: stream.count, chunks: chunks(), close };
+        return alsoFreeing(stream, unhold);
       } catch (error) {
         unhold();
         throw error;
