@@ -37,7 +37,7 @@ const TARGETS = {
   },
   web: {
     workspace: 'apps/web',
-    sources: ['src', 'public', 'scripts', 'build', 'index.html', 'package.json', 'tsconfig.json', 'vite.config.ts'],
+    sources: ['src', 'public', 'build', 'package.json', 'tsconfig.json', 'vite.config.ts', 'react-router.config.ts'],
     after: ['contract'],
   },
   server: {

@@ -1,17 +1,16 @@
-import react from '@vitejs/plugin-react';
+import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
 import { commonPasswordsPlugin } from './build/common-passwords-plugin.js';
 
 export default defineConfig({
-  plugins: [react(), commonPasswordsPlugin()],
+  plugins: [reactRouter(), commonPasswordsPlugin()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  define: {
+    // The public address of the site, for the canonical links of the prerendered pages.
+    __SITE_URL__: JSON.stringify((process.env.FRONTEND_HOST ?? 'http://localhost:8000').replace(/\/+$/, '')),
+  },
   build: {
-    // The manifest tells the prerender step which chunks each page needs (for modulepreload links).
-    manifest: true,
-    // index.html is the SPA shell; prerendered.ts is the script of the prerendered marketing pages,
-    // which loads the app only when needed (docs/decisions/024-lean-marketing-pages.md).
     rollupOptions: {
-      input: { index: 'index.html', prerendered: 'src/prerendered.ts' },
       output: {
         // MUI's and Emotion's modules that five or more chunks share go in one chunk instead of a
         // chunk per set of sharers: a signed-in tab's first load came in 46-71 files, half of

@@ -1,34 +1,23 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
 
-// A prerendered marketing page runs a small script, not the app (docs/decisions/024): its menus,
-// drawer and theme toggle work without React, and the app loads only for a signed-in visitor or
-// when the contact form is used. The auth screens are prerendered the same way (decision 031): the
-// app loads on the first use of the card.
+// The marketing pages, the auth screens and each signed-in tab's frame arrive as HTML rendered at
+// build time (React Router's prerendering, docs/decisions/045-web-framework.md); the app then
+// hydrates them. Until it runs, nothing a visitor does is lost or leaks: a form sent early is not
+// sent by the browser (its fields would land in the address).
 
-/** Records the scripts the page asks for, by file name. */
-function recordScripts(page: Page): string[] {
-  const scripts: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname.split('/').pop() ?? '');
-  });
-  return scripts;
-}
-const appLoaded = (scripts: string[]) => scripts.some((file) => file.startsWith('boot-'));
-
-/** Holds the app's script until the returned function is called, as on a slow network. */
+/** Holds the app's client entry until the returned function is called, as on a slow network. */
 async function holdApp(page: Page): Promise<() => void> {
   let releaseApp: () => void = () => undefined;
   const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-  await page.route('**/assets/boot-*.js', async (route) => {
+  await page.route('**/assets/entry.client-*.js', async (route) => {
     await appHeld;
     await route.continue();
   });
   return releaseApp;
 }
 
-test('menus open, move and close from the keyboard without the app', async ({ page }) => {
-  const scripts = recordScripts(page);
+test('menus open, move and close from the keyboard', async ({ page }) => {
   await page.goto('/about-us', { waitUntil: 'networkidle' });
   // While a menu is open the page behind is hidden from assistive technology, its button too.
   const button = page.getByRole('button', { name: 'Solutions & Services', includeHidden: true });
@@ -40,7 +29,7 @@ test('menus open, move and close from the keyboard without the app', async ({ pa
   await expect(button).toHaveAttribute('aria-expanded', 'true');
   await expect(page.getByRole('menuitem', { name: 'Data Engineering' })).toBeFocused();
   await expect(page.getByRole('main')).toHaveCount(0);
-  await expectNoSeriousA11yViolations(page, 'open menu before the app');
+  await expectNoSeriousA11yViolations(page, 'open menu');
 
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: 'High-Scale Tableau' })).toBeFocused();
@@ -65,8 +54,6 @@ test('menus open, move and close from the keyboard without the app', async ({ pa
   await expect(menu).toHaveCount(0);
   await expect(button).toBeFocused();
 
-  expect(appLoaded(scripts)).toBe(false);
-
   // A choice loads its page.
   await page.getByRole('button', { name: 'account menu' }).click();
   await page.getByRole('menuitem', { name: 'Log In' }).click();
@@ -86,13 +73,12 @@ test.describe('on a narrow screen', () => {
   test.use({ viewport: { width: 390, height: 800 } });
 
   test('the drawer takes focus, keeps Tab inside and gives focus back', async ({ page }) => {
-    const scripts = recordScripts(page);
     await page.goto('/data-engineering', { waitUntil: 'networkidle' });
     const opener = page.getByRole('button', { name: 'open navigation menu' });
     await opener.click();
     const drawer = page.getByRole('dialog', { name: 'Navigation menu' });
     await expect(drawer).toBeFocused();
-    await expectNoSeriousA11yViolations(page, 'open drawer before the app');
+    await expectNoSeriousA11yViolations(page, 'open drawer');
 
     const links = drawer.getByRole('link');
     // Studio, Reports, the three solutions, About Us and Contact.
@@ -107,12 +93,10 @@ test.describe('on a narrow screen', () => {
     await page.keyboard.press('Escape');
     await expect(drawer).toHaveCount(0);
     await expect(opener).toBeFocused();
-    expect(appLoaded(scripts)).toBe(false);
   });
 });
 
-test('the theme toggle needs no app', async ({ page }) => {
-  const scripts = recordScripts(page);
+test('the theme toggle switches both ways and remembers the choice', async ({ page }) => {
   await page.goto('/transparency-pipeline', { waitUntil: 'networkidle' });
   const html = page.locator('html');
   await expect(html).toHaveClass(/\blight\b/);
@@ -121,31 +105,28 @@ test('the theme toggle needs no app', async ({ page }) => {
   await page.getByRole('button', { name: 'toggle light and dark theme' }).click();
   await expect(html).toHaveClass(/\blight\b/);
   expect(await page.evaluate(() => localStorage.getItem('mui-mode'))).toBe('light');
-  expect(appLoaded(scripts)).toBe(false);
 });
 
-test('what is typed and sent before the app arrives reaches it, and is sent once', async ({ page }) => {
+test('what is typed before the app arrives stays, a send that early is not the browser\'s, and the app sends once', async ({
+  page,
+}) => {
   const releaseApp = await holdApp(page);
   const sends: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/v1/contact/')) sends.push(request.method());
   });
 
-  await page.goto('/contact', { waitUntil: 'networkidle' });
-  await page.getByLabel('Name').fill('A');
-  await page.getByLabel('Name').blur();
+  await page.goto('/contact');
+  await page.getByLabel('Name').fill('Casey Early');
   await page.getByLabel('Email').fill(uniqueEmail('early'));
   await page.getByRole('button', { name: 'Send Message' }).click();
-  // Held, not submitted natively: the page stays.
+  // Not sent natively: the page and its address stay as they were.
   await expect(page).toHaveURL(/\/contact$/);
   releaseApp();
+  await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
 
-  // The app checks the field left before it ran and the held send, as it would have.
-  await expect(page.getByLabel('Name')).toHaveAccessibleDescription('Name must be at least 2 characters');
-  await expect(page.getByLabel('Name')).toHaveValue('A');
-  await expect(page.getByLabel('Subject')).toHaveAccessibleDescription('Subject must be at least 5 characters');
-
-  await page.getByLabel('Name').fill('Casey Early');
+  // What was typed is still there for the app.
+  await expect(page.getByLabel('Name')).toHaveValue('Casey Early');
   await page.getByLabel('Subject').fill('Typed before the app');
   await page.getByLabel('Message').fill('This message was started before the app had loaded.');
   await page.getByRole('button', { name: 'Send Message' }).click();
@@ -161,17 +142,22 @@ test('a signed-in visitor gets the app on a marketing page', async ({ page, crea
 });
 
 test.describe('auth screens', () => {
-  test('arrive as markup and load the app only when used', async ({ page }) => {
-    const scripts = recordScripts(page);
-    const response = await page.goto('/signup', { waitUntil: 'networkidle' });
+  test('arrive as markup, and the app takes them over', async ({ page }) => {
+    const releaseApp = await holdApp(page);
+    const response = await page.goto('/signup');
     expect(await response?.text()).toContain('Already have an account?');
     await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
-    expect(appLoaded(scripts)).toBe(false);
-    await page.getByRole('textbox', { name: 'Full Name' }).focus();
-    await expect.poll(() => appLoaded(scripts)).toBe(true);
+    releaseApp();
+    await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
+    await page.getByRole('textbox', { name: 'Full Name' }).fill('A');
+    await page.getByRole('textbox', { name: 'Full Name' }).blur();
+    await expect(page.getByRole('textbox', { name: 'Full Name' })).toHaveAccessibleDescription(/.+/);
   });
 
-  test('what is typed and sent before the app arrives signs in, once', async ({ page, createAccount }) => {
+  test('a password typed and sent before the app arrives never reaches the address; the app signs in once', async ({
+    page,
+    createAccount,
+  }) => {
     const account = await createAccount();
     const releaseApp = await holdApp(page);
     const sends: string[] = [];
@@ -179,26 +165,19 @@ test.describe('auth screens', () => {
       if (request.url().endsWith('/api/v1/login/access-token')) sends.push(request.method());
     });
 
-    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.goto('/login');
     await page.getByRole('textbox', { name: 'Email' }).fill(account.email);
     await page.locator('input[autocomplete="current-password"]').fill(account.password);
     await page.getByRole('button', { name: 'Log In' }).click();
-    // Held, not sent natively: the password never reaches the address.
     await expect(page).toHaveURL(/\/login$/);
     releaseApp();
+    await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
 
+    await expect(page.locator('input[autocomplete="current-password"]')).toHaveValue(account.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
     await expect(page).toHaveURL(/\/studio$/);
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
     expect(sends).toEqual(['POST']);
-  });
-
-  test('a button pressed before the app arrives is pressed again when it runs', async ({ page }) => {
-    const releaseApp = await holdApp(page);
-    await page.goto('/login', { waitUntil: 'networkidle' });
-    await page.getByRole('button', { name: 'Sign in with SSO' }).click();
-    releaseApp();
-    await expect(page.getByRole('textbox', { name: 'Work email' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Continue with SSO' })).toBeVisible();
   });
 
   test('a signed-in visitor is sent on from the login screen', async ({ page, createAccount, signIn }) => {
@@ -228,7 +207,7 @@ test.describe('signed-in tabs', () => {
     return errors;
   }
 
-  test('paint their frame at once, and the app hydrates it and renders the tab', async ({
+  test('paint their frame at once, then the app renders the tab', async ({
     page,
     createAccount,
     signIn,
@@ -245,19 +224,15 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Subscription Plans' })).toBeVisible();
     await expect(page.getByRole('status')).toHaveText('Loading...');
-    // The heading the frame painted is the one the app keeps (hydrated, not replaced).
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).evaluate((heading) => {
-      heading.dataset.fromFrame = 'yes';
-    });
     releaseApp();
 
     await expect(page.getByText(account.email)).toBeVisible();
-    await expect(page.locator('h1[data-from-frame="yes"]')).toHaveText('Settings');
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toHaveCount(1);
     await expect(page).toHaveTitle('Settings | Data Platform');
     expect(errors).toEqual([]);
   });
 
-  test('the danger zone is in its frame before the app, and works once the app has hydrated it', async ({
+  test('the danger zone is in its frame before the app, and works once the app runs', async ({
     page,
     createAccount,
     signIn,
@@ -270,14 +245,11 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByText('This cannot be undone.', { exact: false })).toBeVisible();
     // Not usable before the app: a press would be lost.
     await expect(page.getByRole('button', { name: 'Delete' })).toBeDisabled();
-    await page.getByRole('heading', { name: 'Delete Account' }).evaluate((heading) => {
-      heading.dataset.fromFrame = 'yes';
-    });
     releaseApp();
 
-    // Hydrated, not replaced; and the button now asks.
+    // The button now asks.
     await expect(page.getByRole('button', { name: 'Delete' })).toBeEnabled();
-    await expect(page.locator('h2[data-from-frame="yes"]')).toHaveText('Delete Account');
+    await expect(page.getByRole('heading', { name: 'Delete Account' })).toHaveCount(1);
     await page.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByRole('dialog', { name: 'Confirmation Required' })).toBeVisible();
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -348,12 +320,12 @@ test.describe('signed-in tabs', () => {
     expect(await placeOf('Users')).toBe('outside');
     releaseApp();
 
-    // The app keeps it there: it hydrates the same strip and finds the tab already in view.
+    // The app keeps it there: its strip finds the tab already in view.
     await expect(page.getByRole('heading', { name: 'Audit log', level: 2 })).toBeVisible();
     expect(await placeOf('Audit Log')).toBe('inside');
   });
 
-  test('an admin tab hydrates its frame for a superuser, and the tab works', async ({
+  test('an admin tab shows its frame, then works for a superuser', async ({
     page,
     createAccount,
     signIn,

@@ -2,12 +2,10 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { usePageMeta } from '../lib/use-page-meta.js';
 import { paths } from '../config/paths.js';
 
 /** Any unmatched route (NAV-ROUTES-4, NAV-404-1). */
 export function NotFound() {
-  usePageMeta();
   return (
     <Container component="main" maxWidth="sm" sx={{ py: 12, textAlign: 'center' }}>
       <Typography component="p" sx={{ fontSize: '8rem', fontWeight: 800, lineHeight: 1 }} color="primary">

@@ -3,7 +3,7 @@
  * once with its path, kind, title, description and source module. `paths`, the page titles and
  * descriptions, the prerender list, the sitemap and the server's list of page paths (checked by a test
  * against the contract's copy) all derive from it. Plain data, no React: React Router's framework-mode
- * `app/routes.ts` maps these entries to `route()`/`layout()` calls.
+ * `src/routes.ts` maps these entries to its route config.
  */
 
 export const SITE_NAME = 'Data Platform';
@@ -23,143 +23,166 @@ export interface PageEntry {
   readonly kind: PageKind;
   readonly title?: string;
   readonly description?: string;
-  /** The page's source module, relative to the web workspace (for the build's manifest look-ups). */
-  readonly module?: string;
+  /**
+   * What the page sits in: `site` the top bar and footer (app/layout/app-layout.tsx), `auth` the auth
+   * screens' group (a signed-in visitor is sent on), `bare` nothing around it.
+   */
+  readonly layout: 'site' | 'auth' | 'bare';
+  /** The page's route module, relative to src/ (React Router's `appDirectory`). */
+  readonly module: string;
 }
 
 export interface AreaEntry {
   readonly root: string;
   readonly title: string;
   readonly description: string;
+  /** The area's route module, relative to src/: it matches the root and everything below it. */
   readonly module: string;
   /** Each tab's key in `paths` and its segment below the area's root. */
   readonly tabs: Readonly<Record<string, string>>;
 }
 
 export const PAGES = [
-  { name: 'home', path: '/', kind: 'redirect' },
+  { name: 'home',
+    layout: 'site',
+    module: 'routes/home.tsx', path: '/', kind: 'redirect' },
   {
     name: 'login',
+    layout: 'auth',
+    module: 'routes/login.tsx',
     path: '/login',
     kind: 'auth',
     title: `Log In | ${SITE_NAME}`,
     description: 'Log in to Data Platform.',
-    module: 'src/features/auth/components/login-page.tsx',
   },
   {
     name: 'loginSso',
+    layout: 'auth',
+    module: 'routes/login-sso.tsx',
     path: '/login/sso',
     kind: 'page',
-    module: 'src/features/auth/components/sso-complete-page.tsx',
   },
   {
     name: 'signup',
+    layout: 'auth',
+    module: 'routes/signup.tsx',
     path: '/signup',
     kind: 'auth',
     title: `Sign Up | ${SITE_NAME}`,
     description: 'Create a Data Platform account.',
-    module: 'src/features/auth/components/signup-page.tsx',
   },
   {
     name: 'recoverPassword',
+    layout: 'auth',
+    module: 'routes/recover-password.tsx',
     path: '/recover-password',
     kind: 'auth',
     title: `Recover Password | ${SITE_NAME}`,
     description: 'Get a link to reset your Data Platform password.',
-    module: 'src/features/auth/components/recover-password-page.tsx',
   },
   {
     name: 'resetPassword',
+    layout: 'auth',
+    module: 'routes/reset-password.tsx',
     path: '/reset-password',
     kind: 'auth',
     title: `Reset Password | ${SITE_NAME}`,
     description: 'Choose a new password.',
-    module: 'src/features/auth/components/reset-password-page.tsx',
   },
   {
     name: 'verifyEmail',
+    layout: 'bare',
+    module: 'routes/verify-email.tsx',
     path: '/verify-email',
     kind: 'page',
     title: `Verify E-mail | ${SITE_NAME}`,
     description: 'Verify the e-mail address of your Data Platform account.',
-    module: 'src/features/auth/components/verify-email-page.tsx',
   },
   {
     name: 'studio',
+    layout: 'site',
+    module: 'routes/studio.tsx',
     path: '/studio',
     kind: 'marketing',
     title: `Studio: AI-assisted full-stack coding and BI reporting | ${SITE_NAME}`,
     description:
       'Studio is a production-ready app foundation with precision-guided AI prompts and declarative web reporting: an alternative to desktop BI tools.',
-    module: 'src/features/marketing/pages/studio-page.tsx',
   },
   {
     name: 'aboutUs',
+    layout: 'site',
+    module: 'routes/about-us.tsx',
     path: '/about-us',
     kind: 'marketing',
     title: `About Us | ${SITE_NAME}`,
     description:
       'The story, vision, founder and mission behind Data Platform: turning very large data into reports people can trust.',
-    module: 'src/features/marketing/pages/about-us-page.tsx',
   },
   {
     name: 'dataEngineering',
+    layout: 'site',
+    module: 'routes/data-engineering.tsx',
     path: '/data-engineering',
     kind: 'marketing',
     title: `Data Engineering consulting | ${SITE_NAME}`,
     description:
       'Data engineering and analytics consulting: cloud platforms, data lakes, performance tuning, cost control and security.',
-    module: 'src/features/marketing/pages/data-engineering-page.tsx',
   },
   {
     name: 'highScaleTableau',
+    layout: 'site',
+    module: 'routes/high-scale-tableau.tsx',
     path: '/high-scale-tableau',
     kind: 'marketing',
     title: `High-Scale Tableau deployments | ${SITE_NAME}`,
     description:
       'High-scale BI deployments with automated site replication and extract processing for data sources up to 10GB.',
-    module: 'src/features/marketing/pages/high-scale-tableau-page.tsx',
   },
   {
     name: 'transparencyPipeline',
+    layout: 'site',
+    module: 'routes/transparency-pipeline.tsx',
     path: '/transparency-pipeline',
     kind: 'marketing',
     title: `Healthcare Price Transparency Pipeline | ${SITE_NAME}`,
     description:
       'A pipeline that turns massive payer price-transparency files into compact, queryable data: payers, plans, providers and CPT codes.',
-    module: 'src/features/marketing/pages/transparency-pipeline-page.tsx',
   },
   {
     name: 'contact',
+    layout: 'site',
+    module: 'routes/contact.tsx',
     path: '/contact',
     kind: 'marketing',
     title: `Contact Us | ${SITE_NAME}`,
     description: 'Send us a message about Studio, data engineering, high-scale BI or price-transparency pipelines.',
-    module: 'src/features/contact/components/contact-page.tsx',
   },
   {
     name: 'payer',
+    layout: 'site',
+    module: 'routes/showcase-report.tsx',
     path: '/payer',
     kind: 'page',
     title: `Negotiated rates by payer | ${SITE_NAME}`,
     description: 'Studio report: in-network rates by payer for one billing code, on the demo data.',
-    module: 'src/features/studio/studio-area.tsx',
   },
   {
     name: 'hospitalPrices',
+    layout: 'site',
+    module: 'routes/showcase-report.tsx',
     path: '/hospital-prices',
     kind: 'page',
     title: `Hospital prices | ${SITE_NAME}`,
     description: 'Studio report: gross, cash and negotiated prices for one service across hospitals.',
-    module: 'src/features/studio/studio-area.tsx',
   },
   {
     name: 'cmsFs',
+    layout: 'site',
+    module: 'routes/showcase-report.tsx',
     path: '/cms-fs',
     kind: 'page',
     title: `Fee schedule | ${SITE_NAME}`,
     description: 'Studio report: allowed amounts by locality from the relative values.',
-    module: 'src/features/studio/studio-area.tsx',
   },
 ] as const satisfies readonly PageEntry[];
 
@@ -168,7 +191,7 @@ export const AREAS = {
     root: '/settings',
     title: `Settings | ${SITE_NAME}`,
     description: 'Your account settings.',
-    module: 'src/features/settings/settings-area.tsx',
+    module: 'routes/settings.tsx',
     tabs: {
       profile: 'profile',
       plans: 'plans',
@@ -184,7 +207,7 @@ export const AREAS = {
     root: '/admin',
     title: `Admin Dashboard | ${SITE_NAME}`,
     description: 'Administer users, roles and tenants.',
-    module: 'src/features/admin/admin-area.tsx',
+    module: 'routes/admin.tsx',
     tabs: {
       users: 'users',
       roles: 'roles',
@@ -202,7 +225,7 @@ export const AREAS = {
     root: '/studio',
     title: `Studio | ${SITE_NAME}`,
     description: 'Your reports.',
-    module: 'src/features/studio/studio-area.tsx',
+    module: 'routes/studio-app.tsx',
     tabs: {},
   },
 } as const satisfies Readonly<Record<string, AreaEntry>>;
@@ -226,7 +249,6 @@ export const AREA_TAB_PATHS: readonly string[] = Object.values(AREAS).flatMap((a
   Object.values(area.tabs).map((segment) => `${area.root}/${segment}`),
 );
 
-/** The source module of each prerendered page, to find its chunk in the build's manifest. */
-export const PRERENDERED_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
-  PAGES.filter((page) => page.kind === 'marketing' || page.kind === 'auth').map((page) => [page.path, page.module]),
-);
+
+/** Every page rendered to HTML at build time: the marketing pages and the auth screens. */
+export const PRERENDERED_PATHS: readonly string[] = [...MARKETING_PATHS, ...AUTH_PATHS];

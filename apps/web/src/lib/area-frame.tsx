@@ -1,9 +1,8 @@
-import { createContext, useContext, type ReactNode } from 'react';
-import { useHydrated } from './use-hydrated.js';
+import { createContext, useContext } from 'react';
 
 /**
- * True while a signed-in tab is its frame (decision 032): when the build renders it
- * (entry-server.tsx `renderFrame`), and in the browser while React hydrates that markup. The frame
+ * True while a signed-in tab is its frame: the area route's `HydrateFallback` (src/routes/settings.tsx),
+ * rendered at build time for each tab and in the browser until the route's guard has run. The frame
  * is the top bar, the area's heading and tab list, and a loading line where the tab goes: the guards
  * let it through (it holds nothing of anyone's), and the tab panel shows its loading line instead
  * of the tab. Once hydrated, the app renders the tab (or sends the visitor away) as usual.
@@ -13,12 +12,3 @@ export const AreaFrameContext = createContext(false);
 export function useAreaFrame(): boolean {
   return useContext(AreaFrameContext);
 }
-
-/** Around the app when it hydrates a frame: the frame while hydrating, the app from then on. */
-export function FrameWhileHydrating({ children }: { children: ReactNode }) {
-  const hydrated = useHydrated();
-  return <AreaFrameContext value={!hydrated}>{children}</AreaFrameContext>;
-}
-
-/** On #root of a page that holds a tab's frame (written by scripts/prerender.mjs). */
-export const AREA_FRAME_ATTRIBUTE = 'data-area-frame';

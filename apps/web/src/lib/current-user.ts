@@ -15,6 +15,6 @@ export function currentUserQueryOptions() {
 }
 
 /** The signed-in user, loaded once for every screen that shows or uses it. */
-export function useCurrentUser() {
-  return useQuery(currentUserQueryOptions());
+export function useCurrentUser({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...currentUserQueryOptions(), enabled });
 }

@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { lazy } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../routes.js';
 import { AppLayout } from './app-layout.js';
 
 function Where() {
@@ -74,9 +74,16 @@ describe('the shared layout', () => {
   );
 
   it('shows nothing in the content area while a page loads, then the page (NAV-LAYOUT-7)', async () => {
+    const AboutUsPage = lazy(() =>
+      import('../../features/marketing/pages/about-us-page.js').then((m) => ({ default: m.AboutUsPage })),
+    );
     render(
       <MemoryRouter initialEntries={['/about-us']}>
-        <AppRoutes />
+        <Routes>
+          <Route element={<AppLayout />}>
+            <Route path="about-us" element={<AboutUsPage />} />
+          </Route>
+        </Routes>
       </MemoryRouter>,
     );
     // The top bar is there at once; the page's chunk is still on its way and the fallback is empty.

@@ -6,13 +6,9 @@ import type { CSSObject } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { PageMounted } from '../../lib/page-mounted.js';
-import { useHydrated } from '../../lib/use-hydrated.js';
-import { usePageMeta } from '../../lib/use-page-meta.js';
 import { Logo } from '../../components/logo.js';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
-import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
-import { isLoggedIn } from '../../lib/session.js';
+import { useSignedIn } from '../../lib/use-signed-in.js';
 import { LazyNavDrawer, LazyTenantSwitcher, loadNavDrawer } from './lazy-overlays.js';
 import { NavMenu } from './nav-menu.js';
 import { activeSection, NAV_SECTIONS } from './navigation.js';
@@ -27,6 +23,16 @@ function ScrollToTop() {
     window.scrollTo(0, 0);
   }, [pathname]);
   return null;
+}
+
+/** The tenant switcher, for a signed-in person (a component of its own: only it re-renders when that changes). */
+function SignedInTenantSwitcher() {
+  if (!useSignedIn()) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyTenantSwitcher />
+    </Suspense>
+  );
 }
 
 const TOP_BAR_BORDER_PX = 1;
@@ -51,8 +57,6 @@ export function AppLayout() {
   const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname } = useLocation();
   const current = activeSection(pathname);
-  const hydrated = useHydrated();
-  usePageMeta();
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
@@ -88,7 +92,6 @@ export function AppLayout() {
           <IconButton
             color="inherit"
             aria-label="open navigation menu"
-            {...opens(overlayIds.navDrawer)}
             edge="start"
             onPointerEnter={() => void loadNavDrawer()}
             onFocus={() => void loadNavDrawer()}
@@ -102,22 +105,12 @@ export function AppLayout() {
           </IconButton>
           <Logo />
           <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5 }}>
-            {NAV_SECTIONS.map((section, index) => (
-              <NavMenu
-                key={section.label}
-                section={section}
-                current={current === section.label}
-                staticOverlayId={overlayIds.navMenu(index)}
-              />
+            {NAV_SECTIONS.map((section) => (
+              <NavMenu key={section.label} section={section} current={current === section.label} />
             ))}
           </Box>
           <Box sx={{ flexGrow: 1 }} />
-          {/* Read on every render: each navigation (a sign-in, a sign-out) renders the layout again. */}
-          {hydrated && isLoggedIn() ? (
-            <Suspense fallback={null}>
-              <LazyTenantSwitcher />
-            </Suspense>
-          ) : null}
+          <SignedInTenantSwitcher />
           <ThemeToggle />
           <UserMenu current={current === 'account'} />
         </Toolbar>
@@ -141,7 +134,6 @@ export function AppLayout() {
       >
         <Suspense fallback={null}>
           <Outlet />
-          <PageMounted />
         </Suspense>
       </Box>
       <SiteFooter />

@@ -2,22 +2,10 @@ import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import Button from '@mui/material/Button';
 import { Suspense, useId, useState } from 'react';
 import { LazyPopupMenu, loadPopupMenu } from './lazy-overlays.js';
-import { opens } from '../../lib/prerendered-hooks.js';
 import type { NavSection } from './navigation.js';
 
-/**
- * One top-bar menu (Platform, Solutions & Services, Company). `staticOverlayId` names the
- * prerendered copy of the menu that a prerendered page opens while the app is not loaded.
- */
-export function NavMenu({
-  section,
-  current,
-  staticOverlayId,
-}: {
-  section: NavSection;
-  current: boolean;
-  staticOverlayId: string;
-}) {
+/** One top-bar menu (Platform, Solutions & Services, Company). */
+export function NavMenu({ section, current }: { section: NavSection; current: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   return (
@@ -25,7 +13,6 @@ export function NavMenu({
       <Button
         color="inherit"
         aria-haspopup="true"
-        {...opens(staticOverlayId)}
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         aria-current={current ? 'true' : undefined}

@@ -3,7 +3,6 @@ import LightMode from '@mui/icons-material/LightMode';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import { useColorScheme } from '@mui/material/styles';
-import { themeToggle } from '../../lib/prerendered-hooks.js';
 
 /**
  * Switches between the light and dark theme. Which icon shows is decided by CSS (the class on
@@ -16,7 +15,6 @@ export function ThemeToggle() {
     <IconButton
       color="inherit"
       aria-label="toggle light and dark theme"
-      {...themeToggle}
       onClick={() => setMode(resolved === 'dark' ? 'light' : 'dark')}
     >
       <Box

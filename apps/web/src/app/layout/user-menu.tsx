@@ -6,7 +6,6 @@ import { logout } from '../../features/auth/api/logout.js';
 import { isLoggedIn } from '../../lib/session.js';
 import { LazyPopupMenu, loadPopupMenu } from './lazy-overlays.js';
 import { paths } from '../../config/paths.js';
-import { opens, overlayIds } from '../../lib/prerendered-hooks.js';
 import type { PopupMenuEntry } from './popup-menu.js';
 
 /**
@@ -40,7 +39,6 @@ export function UserMenu({ current }: { current: boolean }) {
       <IconButton
         aria-label="account menu"
         aria-haspopup="true"
-        {...opens(overlayIds.accountMenu)}
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
         aria-current={current ? 'page' : undefined}

@@ -8,7 +8,7 @@ import { lazyTab, RoutedTabs, type RoutedTab } from '../../components/routed-tab
 import { paths } from '../../config/paths.js';
 import { useAreaFrame } from '../../lib/area-frame.js';
 import { QueryProvider } from '../../lib/query-client.js';
-import { getStoredUser } from '../../lib/session.js';
+import { getStoredUser, isLoggedIn } from '../../lib/session.js';
 import { useCurrentUser } from '../../lib/current-user.js';
 import { DangerZoneTab } from './components/danger-zone-tab.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
@@ -25,11 +25,12 @@ const SecurityTab = lazyTab(() => import('./components/security-tab.js').then((m
 const DownloadTab = lazyTab(() => import('./components/download-tab.js').then((m) => m.DownloadTab));
 
 function SettingsTabs() {
-  const me = useCurrentUser();
+  const frame = useAreaFrame();
+  // The frame starts loading the account for a signed-in visitor; anyone else is on the way to /login.
+  const me = useCurrentUser({ enabled: !frame || isLoggedIn() });
   const user = me.data;
   // Until the account has loaded, the stored record says whether this is a superuser (not in the
   // frame, which is everyone's).
-  const frame = useAreaFrame();
   const superuser = user?.is_superuser ?? (frame ? undefined : getStoredUser()?.is_superuser) ?? false;
   const roles = user?.roles ?? [];
 

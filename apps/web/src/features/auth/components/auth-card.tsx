@@ -5,22 +5,15 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Logo } from '../../../components/logo.js';
-import { PageMounted } from '../../../lib/page-mounted.js';
-import { needsApp } from '../../../lib/prerendered-hooks.js';
-import { usePageMeta } from '../../../lib/use-page-meta.js';
 
-/**
- * The frame of the layout-less auth screens: logo, heading, an error line, the form. Prerendered
- * (decision 031), the card is the part only the app can run: its first use loads the app.
- */
+/** The frame of the layout-less auth screens: logo, heading, an error line, the form. */
 export function AuthCard({ title, error, children }: { title: string; error?: string; children: ReactNode }) {
-  usePageMeta();
   return (
     <Container component="main" maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
       <Box sx={{ display: 'flex', justifyContent: 'center', mb: 3 }}>
         <Logo />
       </Box>
-      <Paper variant="outlined" {...needsApp} sx={{ p: { xs: 3, sm: 4 } }}>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
         <Typography variant="h1" sx={{ fontSize: '1.75rem', mb: 3, textAlign: 'center' }}>
           {title}
         </Typography>
@@ -31,7 +24,6 @@ export function AuthCard({ title, error, children }: { title: string; error?: st
         ) : null}
         {children}
       </Paper>
-      <PageMounted />
     </Container>
   );
 }

@@ -13,7 +13,7 @@ import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswo
 import { AuthCard } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
-import { useHydrated } from '../../../lib/use-hydrated.js';
+import { useInBrowser } from '../../../lib/use-signed-in.js';
 
 /** The reset link's target: the token comes from the query string. */
 export function ResetPasswordPage() {
@@ -21,7 +21,7 @@ export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   // Prerendered without a query: the screen hydrates as for a link with its token, then tells.
-  const incomplete = useHydrated() && token === '';
+  const incomplete = useInBrowser() && token === '';
   const [error, setError] = useState<string>();
   const form = useForm<ResetPasswordFormValues, unknown, ResetPasswordFormOutput>({
     mode: 'onBlur',

@@ -12,7 +12,6 @@ import { useForm } from 'react-hook-form';
 import { ContactCreateSchema, contactMessages, type ContactCreate } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { fieldProps } from '../../../components/form-field.js';
-import { needsApp } from '../../../lib/prerendered-hooks.js';
 import { createContact } from '../api/create-contact.js';
 import type { Outcome } from './contact-outcome.js';
 
@@ -71,7 +70,6 @@ export function ContactPage() {
           onSubmit={(event) => void onSubmit(event)}
           onFocus={prepare}
           aria-label="Contact form"
-          {...needsApp}
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
           <TextField {...fieldProps(form, 'name')} label="Name" autoComplete="name" required fullWidth />

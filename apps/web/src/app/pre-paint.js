@@ -17,7 +17,16 @@
   } catch {
     // Storage can be blocked; the light scheme applies.
   }
-  // A signed-in tab's frame (decision 032): on a narrow screen its tab strip scrolls sideways and
+  // A form sent before the app has taken the page over would be sent by the browser, its fields in
+  // the address (a password in a log): until the app marks <html> as running, a send does nothing.
+  document.addEventListener(
+    'submit',
+    function (event) {
+      if (!document.documentElement.hasAttribute('data-app-running')) event.preventDefault();
+    },
+    true,
+  );
+  // A signed-in tab's frame: on a narrow screen its tab strip scrolls sideways and
   // the current tab can lie past the edge. Brought into view as MUI's Tabs do it once the app runs,
   // but before a paint shows it elsewhere: animation frame callbacks run right before a paint, and
   // until the parser has given the tab, each one looks again. The box that scrolls is the nearest

@@ -1,0 +1,1 @@
+export { AboutUsPage as default } from '../features/marketing/pages/about-us-page.js';

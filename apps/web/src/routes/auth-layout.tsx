@@ -1,0 +1,1 @@
+export { RedirectIfAuthenticated as default } from '../app/guards.js';

@@ -1,0 +1,1 @@
+export { DataEngineeringPage as default } from '../features/marketing/pages/data-engineering-page.js';

@@ -1,0 +1,1 @@
+export { HighScaleTableauPage as default } from '../features/marketing/pages/high-scale-tableau-page.js';

@@ -1,0 +1,1 @@
+export { SsoCompletePage as default } from '../features/auth/components/sso-complete-page.js';

@@ -1,0 +1,1 @@
+export { RecoverPasswordPage as default } from '../features/auth/components/recover-password-page.js';

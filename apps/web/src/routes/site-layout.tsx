@@ -1,0 +1,1 @@
+export { AppLayout as default } from '../app/layout/app-layout.js';

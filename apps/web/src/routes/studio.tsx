@@ -1,0 +1,1 @@
+export { StudioPage as default } from '../features/marketing/pages/studio-page.js';

@@ -1,0 +1,1 @@
+export { TransparencyPipelinePage as default } from '../features/marketing/pages/transparency-pipeline-page.js';

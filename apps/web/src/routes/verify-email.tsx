@@ -1,0 +1,1 @@
+export { VerifyEmailPage as default } from '../features/auth/components/verify-email-page.js';
