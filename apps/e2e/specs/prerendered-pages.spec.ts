@@ -107,7 +107,7 @@ test('the theme toggle switches both ways and remembers the choice', async ({ pa
   expect(await page.evaluate(() => localStorage.getItem('mui-mode'))).toBe('light');
 });
 
-test('what is typed before the app arrives stays, a send that early is not the browser\'s, and the app sends once', async ({
+test("what is typed before the app arrives stays, a send that early is not the browser's, and the app sends once", async ({
   page,
 }) => {
   const releaseApp = await holdApp(page);
@@ -207,11 +207,7 @@ test.describe('signed-in tabs', () => {
     return errors;
   }
 
-  test('paint their frame at once, then the app renders the tab', async ({
-    page,
-    createAccount,
-    signIn,
-  }) => {
+  test('paint their frame at once, then the app renders the tab', async ({ page, createAccount, signIn }) => {
     const account = await createAccount();
     await signIn(page, account);
     const errors = recordConsoleErrors(page);
@@ -325,11 +321,7 @@ test.describe('signed-in tabs', () => {
     expect(await placeOf('Audit Log')).toBe('inside');
   });
 
-  test('an admin tab shows its frame, then works for a superuser', async ({
-    page,
-    createAccount,
-    signIn,
-  }) => {
+  test('an admin tab shows its frame, then works for a superuser', async ({ page, createAccount, signIn }) => {
     await signIn(page, await createAccount({ isSuperuser: true }));
     const errors = recordConsoleErrors(page);
     await page.goto('/admin/roles');

@@ -41,7 +41,9 @@ async function compress(files: string[]): Promise<void> {
     await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
     await writeFile(
       `${file}.br`,
-      brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }),
+      brotliCompressSync(content, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+      }),
     );
   }
 }
@@ -55,10 +57,7 @@ export async function finishBuild({ buildDirectory, outDir }: { buildDirectory: 
 
   const pages = (await filesUnder(outDir)).filter((file) => file.endsWith('.html'));
   if (!pages.includes(path.join(outDir, 'index.html'))) throw new Error('finish-build: no SPA fallback index.html');
-  await writeFile(
-    path.join(outDir, INLINE_SCRIPT_HASHES_FILE),
-    `${JSON.stringify(await inlineScriptHashes(pages))}\n`,
-  );
+  await writeFile(path.join(outDir, INLINE_SCRIPT_HASHES_FILE), `${JSON.stringify(await inlineScriptHashes(pages))}\n`);
 
   const urls = MARKETING_PATHS.map((page) => `  <url><loc>${siteUrl}${page}</loc></url>`).join('\n');
   await writeFile(

@@ -4,7 +4,9 @@ import { AREAS, PAGES, type PageEntry } from './config/route-table.js';
 /** The pages of one layout group, as React Router routes (NAV-ROUTES-1 to NAV-ROUTES-4). */
 function pagesIn(group: PageEntry['layout']) {
   return PAGES.filter((page) => page.layout === group).map((page) =>
-    page.path === '/' ? index(page.module, { id: page.name }) : route(page.path.slice(1), page.module, { id: page.name }),
+    page.path === '/'
+      ? index(page.module, { id: page.name })
+      : route(page.path.slice(1), page.module, { id: page.name }),
   );
 }
 

@@ -19,16 +19,14 @@ export function RedirectIfAuthenticated() {
 }
 
 /** The `clientLoader` of a signed-in area: no token, no entry. */
-export function requireSignedIn(): null {
-  if (!isLoggedIn()) throw redirect(paths.login);
-  return null;
+export function requireSignedIn(): Response | null {
+  return isLoggedIn() ? null : redirect(paths.login);
 }
 
 /**
  * The `clientLoader` of /admin (SEC-ACCESS-4): a token plus a stored user whose is_superuser is true;
  * anything else, an unparsable record included, goes to /login.
  */
-export function requireSuperuser(): null {
-  if (!isLoggedIn() || getStoredUser()?.is_superuser !== true) throw redirect(paths.login);
-  return null;
+export function requireSuperuser(): Response | null {
+  return isLoggedIn() && getStoredUser()?.is_superuser === true ? null : redirect(paths.login);
 }

@@ -4,8 +4,7 @@ import type { ReactNode } from 'react';
 let theme: Theme | undefined;
 
 /**
- * The app's theme around `children`. Importing this module evaluates Emotion and MUI's styling
- * (MUI's own default theme with them): the first of load-app.ts's steps.
+ * The app's theme around `children`.
  *
  * `noSsr`: the theme provider reads the stored scheme in its first render, also when hydrating,
  * instead of rendering "no scheme" first and setting it in an effect. That effect changed the
@@ -21,10 +20,7 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/**
- * The app's theme, created on first use: with both colour schemes as CSS variables it is several
- * milliseconds of work (tens on a phone), which load-app.ts gives a task of its own.
- */
+/** The app's theme, created on first use (both colour schemes as CSS variables). */
 export function appTheme(): Theme {
   theme ??= createAppTheme();
   return theme;
@@ -32,7 +28,7 @@ export function appTheme(): Theme {
 
 /**
  * Light and dark schemes as CSS variables, switched by a class on <html> (set before first paint
- * by /pre-paint.js, so prerendered pages never flash the wrong scheme). `nativeColor`: MUI's
+ * by app/pre-paint.js, so prerendered pages never flash the wrong scheme). `nativeColor`: MUI's
  * derived colours (hover tints, borders, contrast text) are CSS color-mix() and relative colours
  * instead of colour arithmetic in JavaScript, which halves the time createTheme takes (decision 039).
  */

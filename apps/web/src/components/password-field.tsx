@@ -25,8 +25,8 @@ export interface PasswordFieldProps {
 
 /**
  * A password input with the eye button of AUTH-LOGIN-2; the text starts hidden. Built from the parts
- * of MUI's TextField (same markup: label, message as the input's description), as TextInput is:
- * TextField also brings Select and Menu, which no password field needs (decision 030).
+ * of MUI's TextField (same markup: label, message as the input's description): TextField also
+ * brings Select and Menu, which no password field needs (decision 030).
  */
 export function PasswordField({
   label,

@@ -43,9 +43,7 @@ export interface AreaEntry {
 }
 
 export const PAGES = [
-  { name: 'home',
-    layout: 'site',
-    module: 'routes/home.tsx', path: '/', kind: 'redirect' },
+  { name: 'home', layout: 'site', module: 'routes/home.tsx', path: '/', kind: 'redirect' },
   {
     name: 'login',
     layout: 'auth',
@@ -248,7 +246,6 @@ export const AREA_ROOTS: readonly string[] = Object.values(AREAS).map((area) => 
 export const AREA_TAB_PATHS: readonly string[] = Object.values(AREAS).flatMap((area) =>
   Object.values(area.tabs).map((segment) => `${area.root}/${segment}`),
 );
-
 
 /** Every page rendered to HTML at build time: the marketing pages and the auth screens. */
 export const PRERENDERED_PATHS: readonly string[] = [...MARKETING_PATHS, ...AUTH_PATHS];

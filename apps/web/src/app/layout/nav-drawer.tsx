@@ -9,26 +9,14 @@ import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { NAV_SECTIONS } from './navigation.js';
 
-/**
- * The menus of the top bar, moved into a drawer on narrow screens. `inPlace` renders it where it
- * stands rather than in a portal, for the prerendered copy (app/prerendered/static-overlays.tsx).
- */
-export function NavDrawer({
-  open,
-  onClose,
-  inPlace = false,
-}: {
-  open: boolean;
-  onClose: () => void;
-  inPlace?: boolean;
-}) {
+/** The menus of the top bar, moved into a drawer on narrow screens. */
+export function NavDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const idPrefix = useId();
   return (
     <Drawer
       anchor="left"
       open={open}
       onClose={onClose}
-      ModalProps={inPlace ? { disablePortal: true, keepMounted: true } : undefined}
       slotProps={{ paper: { sx: { width: 280 }, 'aria-label': 'Navigation menu' } }}
     >
       <nav aria-label="Site navigation">

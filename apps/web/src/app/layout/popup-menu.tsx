@@ -11,30 +11,21 @@ export interface PopupMenuEntry {
 
 /**
  * The opened menu of a top-bar button. It lives in its own chunk (menus, popovers and focus traps
- * are sizeable), loaded when a menu is first about to open. `inPlace` renders it where it stands
- * rather than in a portal, for the prerendered copy (app/prerendered/static-overlays.tsx).
+ * are sizeable), loaded when a menu is first about to open.
  */
 export function PopupMenu({
   id,
   anchor,
   entries,
   onClose,
-  inPlace = false,
 }: {
   id: string;
   anchor: HTMLElement | null;
   entries: readonly PopupMenuEntry[];
   onClose: () => void;
-  inPlace?: boolean;
 }) {
   return (
-    <Menu
-      id={id}
-      anchorEl={anchor}
-      open
-      onClose={onClose}
-      {...(inPlace ? { disablePortal: true, keepMounted: true, anchorReference: 'none' as const } : {})}
-    >
+    <Menu id={id} anchorEl={anchor} open onClose={onClose}>
       {entries.map((entry) =>
         entry.to ? (
           <MenuItem key={entry.label} component={RouterLink} to={entry.to} onClick={onClose}>
