@@ -31,6 +31,12 @@ interface AuditJson {
     signedInChunks: string[];
     median?: Record<Category, number>;
   }[];
+  /** Absent from audits written before the interactions were measured. */
+  interactions?: {
+    targetMs: number;
+    cpuSlowdown: number;
+    results: { name: string; samples: number[]; median: number }[];
+  };
 }
 
 export interface PageRuns {
@@ -139,6 +145,13 @@ export function checkPageTargets(runs: PageRuns): TargetCheck[] {
         pass: loading.length === 0,
       });
     }
+  }
+  for (const interaction of audit.interactions?.results ?? []) {
+    checks.push({
+      name: `interaction to next paint, ${interaction.name} ≤ ${audit.interactions!.targetMs} ms`,
+      measured: `${interaction.median} ms (median of ${interaction.samples.join(', ')}; CPU ${audit.interactions!.cpuSlowdown}× slower)`,
+      pass: interaction.median <= audit.interactions!.targetMs,
+    });
   }
   return checks;
 }

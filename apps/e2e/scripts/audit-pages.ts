@@ -5,7 +5,9 @@
 // - the gzipped JavaScript the page loads before any interaction (Stripe.js, Stripe's own script
 //   from Stripe's servers, is counted nowhere), and any signed-in (console) chunk a public page loads;
 // - Lighthouse's scores (Debian's Chromium, Lighthouse's default mobile emulation and throttling),
-//   the median of several runs per page so one noisy run does not decide.
+//   the median of several runs per page so one noisy run does not decide;
+// - interaction to next paint of three presses (the eye button on /login, a top-bar menu on
+//   /about-us, a tab switch in /settings), the CPU slowed 4x, median of the same number of runs.
 // A value past its target prints MISS. Everything also goes to a JSON file.
 //
 // Options: --chunks-only (byte counts only, no Lighthouse: seconds instead of minutes),
@@ -24,6 +26,7 @@ import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, repoRoot, startAppServer, webDistDir, type AppServer } from '../support/app-server.js';
+import { isChunk, SIGNED_IN_CHUNKS } from '../support/chunks.js';
 import { startTlsProxy } from '../support/tls-proxy.js';
 
 const run = promisify(execFile);
@@ -33,8 +36,6 @@ const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
-/** The chunks of the signed-in areas (the console): none of them belongs in a public page's first load. */
-const SIGNED_IN_CHUNKS = ['settings-area', 'admin-area', 'query-client', 'tenant-switcher', 'stripe-card-field'];
 const KB = 1024;
 
 type Group = 'marketing' | 'auth' | 'settings' | 'admin';
@@ -178,7 +179,7 @@ async function measureFirstLoad(browser: Browser, origin: string, url: string, s
     }
     let bytes = 0;
     for (const script of scripts) bytes += await gzippedSize(path.join(webDistDir, script));
-    const signedIn = scripts.filter((script) => SIGNED_IN_CHUNKS.some((chunk) => script.includes(`/${chunk}-`)));
+    const signedIn = scripts.filter((script) => SIGNED_IN_CHUNKS.some((chunk) => isChunk(script, chunk)));
     return { bytes, scripts, signedIn };
   } finally {
     await context.close();
@@ -283,6 +284,93 @@ async function lighthouse(origin: string, url: string, session: Session | undefi
   }
 }
 
+/** The interactions whose responsiveness is judged (issue 30): each must paint within INP_TARGET_MS. */
+const INP_TARGET_MS = 200;
+const INTERACTIONS: readonly {
+  name: string;
+  path: string;
+  as: Visitor;
+  /** Presses what is judged, and waits for what the press shows. */
+  act(page: import('playwright-core').Page): Promise<void>;
+}[] = [
+  {
+    name: 'eye button on /login',
+    path: '/login',
+    as: 'anonymous',
+    async act(page) {
+      await page.getByRole('button', { name: 'toggle password visibility' }).click();
+      await page.locator('input[autocomplete="current-password"][type="text"]').waitFor();
+    },
+  },
+  {
+    name: 'top-bar menu on /about-us',
+    path: '/about-us',
+    as: 'anonymous',
+    async act(page) {
+      await page.getByRole('button', { name: 'Company' }).click();
+      await page.getByRole('menuitem', { name: 'About Us' }).waitFor();
+    },
+  },
+  {
+    name: 'tab switch in /settings',
+    path: '/settings/profile',
+    as: 'user',
+    async act(page) {
+      await page.getByRole('tab', { name: 'Password' }).click();
+      await page.getByRole('tab', { name: 'Password', selected: true }).waitFor();
+    },
+  },
+];
+
+/**
+ * Interaction to next paint of one press, as the browser's Event Timing reports it (the longest
+ * event of the interaction, from the press to the next frame painted), on a page that has settled,
+ * the CPU slowed 4× as Lighthouse's mobile emulation does.
+ */
+async function measureInteraction(
+  browser: Browser,
+  url: string,
+  session: Session | undefined,
+  act: (page: import('playwright-core').Page) => Promise<void>,
+): Promise<number> {
+  const origin = new URL(url).origin;
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    storageState: session
+      ? {
+          cookies: [],
+          origins: [{ origin, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) }],
+        }
+      : undefined,
+  });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.locator('html[data-app-running]').waitFor();
+    await page.evaluate(() => {
+      const durations: number[] = [];
+      (window as unknown as { interactionDurations: number[] }).interactionDurations = durations;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as PerformanceEventTiming[]) {
+          if (entry.interactionId) durations.push(entry.duration);
+        }
+      }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+    });
+    await act(page);
+    // Event Timing reports an interaction once its frame is painted: give it a moment.
+    await page.waitForTimeout(1000);
+    const durations = await page.evaluate(
+      () => (window as unknown as { interactionDurations: number[] }).interactionDurations,
+    );
+    // Under the 16 ms threshold, no entry at all: the press painted within a frame.
+    return Math.round(Math.max(0, ...durations));
+  } finally {
+    await context.close();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -310,6 +398,7 @@ const chromiumArgs = proxy
   ? [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${proxy.spkiHash}`]
   : CHROMIUM_ARGS;
 const results: PageResult[] = [];
+const interactions: { name: string; samples: number[]; median: number }[] = [];
 try {
   const sessions = pages.some((page) => page.as !== 'anonymous') ? await seedAccounts(app) : undefined;
   const browser = await chromium.launch({ executablePath: chromePath, args: chromiumArgs });
@@ -348,6 +437,17 @@ try {
         misses,
       });
       process.stderr.write(`audited ${page.path}\n`);
+    }
+    if (!options['chunks-only']) {
+      for (const interaction of INTERACTIONS) {
+        if (!pages.some((page) => page.path === interaction.path)) continue;
+        const session = interaction.as === 'anonymous' ? undefined : sessions?.[interaction.as];
+        const samples: number[] = [];
+        for (let index = 1; index <= runs; index += 1) {
+          samples.push(await measureInteraction(browser, `${origin}${interaction.path}`, session, interaction.act));
+        }
+        interactions.push({ name: interaction.name, samples, median: median(samples) });
+      }
     }
   } finally {
     await browser.close();
@@ -407,12 +507,20 @@ process.stdout.write(
       : `MISS on ${missed.length} page(s): ${missed.map((result) => `${result.path} (${result.misses.join(', ')})`).join('; ')}\n`),
 );
 
+if (interactions.length > 0) {
+  process.stdout.write(`\ninteraction (4x CPU slowdown)  INP, median of ${runs} (<= ${INP_TARGET_MS} ms)\n`);
+  for (const interaction of interactions) {
+    const value = `${interaction.median} ms (${interaction.samples.join(', ')})`;
+    process.stdout.write(`${interaction.name.padEnd(29)}  ${mark(value, interaction.median > INP_TARGET_MS)}\n`);
+  }
+}
+
 // The signed-in areas' own chunks, for orientation: what a first visit to them downloads on top.
 const assets = await readdir(path.join(webDistDir, 'assets'));
 const chunkSizes: Record<string, number | null> = {};
 process.stdout.write('\nsigned-in chunk         JS gzipped\n----------------------  ----------\n');
 for (const chunk of SIGNED_IN_CHUNKS) {
-  const files = assets.filter((file) => file.startsWith(`${chunk}-`) && file.endsWith('.js'));
+  const files = assets.filter((file) => isChunk(`/assets/${file}`, chunk));
   let bytes = 0;
   for (const file of files) bytes += await gzippedSize(path.join(webDistDir, 'assets', file));
   chunkSizes[chunk] = files.length === 0 ? null : bytes;
@@ -430,6 +538,7 @@ await writeFile(
         : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)', protocol: options.protocol, servedOver },
       targets: { minScore: MIN_SCORE, ...TARGETS },
       pages: results,
+      interactions: { targetMs: INP_TARGET_MS, cpuSlowdown: 4, results: interactions },
       signedInChunkGzipBytes: chunkSizes,
     },
     null,
