@@ -527,5 +527,10 @@ export const ReportRunResultSchema = z.object({
 export type ReportRunResult = z.infer<typeof ReportRunResultSchema>;
 
 /** `GET /studio/access`: what the caller may do in Studio, so a screen offers only that (the server checks anyway). */
-export const StudioAccessSchema = z.object({ reports_write: z.boolean() });
+export const StudioAccessSchema = z.object({
+  /** `reports:write`: create, change, delete and restore reports. */
+  reports_write: z.boolean(),
+  /** `sources:write`: upload and delete extracts. */
+  sources_write: z.boolean(),
+});
 export type StudioAccess = z.infer<typeof StudioAccessSchema>;

@@ -80,7 +80,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; has
         response: { 200: StudioAccessSchema, ...denied },
       },
     },
-    async (request) => ({ reports_write: await hasPermission(currentAuth(request), PERMISSIONS.reportsWrite) }),
+    async (request) => {
+      const auth = currentAuth(request);
+      const [reportsWrite, sourcesWrite] = await Promise.all([
+        hasPermission(auth, PERMISSIONS.reportsWrite),
+        hasPermission(auth, PERMISSIONS.sourcesWrite),
+      ]);
+      return { reports_write: reportsWrite, sources_write: sourcesWrite };
+    },
   );
 
   app.get(
