@@ -141,7 +141,7 @@ describe('demo seed (npm run db:seed)', () => {
     )!;
     const headers = { authorization: `Bearer ${token}`, 'x-tenant-id': acme.id };
     const access = await ctx.app.inject({ url: '/api/v1/studio/access', headers });
-    expect(access.json()).toEqual({ reports_write: true, sources_write: true });
+    expect(access.json()).toMatchObject({ reports_write: true, sources_write: true });
 
     const extracts = await ctx.app.inject({ url: '/api/v1/studio/extracts', headers });
     const [extract] = extracts.json<StudioExtracts>().data;

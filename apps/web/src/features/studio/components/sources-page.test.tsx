@@ -82,7 +82,11 @@ function serve(options: { sourcesWrite?: boolean; sourcesFail?: number } = {}): 
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     if (url === '/api/v1/studio/access') {
-      return Response.json({ reports_write: false, sources_write: options.sourcesWrite ?? true });
+      return Response.json({
+        reports_write: false,
+        sources_write: options.sourcesWrite ?? true,
+        extract_max_bytes: MAX_BYTES,
+      });
     }
     if (url === '/api/v1/studio/sources') {
       if (server.sourcesFail > 0) {
@@ -120,6 +124,9 @@ function renderPage() {
     </MemoryRouter>,
   );
 }
+
+/** The server's limit in these tests: 64 MB. */
+const MAX_BYTES = 64_000_000;
 
 const csv = (name: string, size = 1_000) => new File(['x'.repeat(size)], name, { type: 'text/csv' });
 
@@ -232,6 +239,33 @@ describe('SourcesPage (STUDIO-SOURCE-7)', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Upload cancelled. Nothing was kept.');
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+  });
+
+  it('says a cancel after the whole file went out may still leave the table, and looks again', async () => {
+    const user = userEvent.setup();
+    const server = serve();
+    renderPage();
+    await user.upload(await screen.findByLabelText(/CSV or Parquet file/), csv('late.csv'));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    FakeRequest.sent[0]!.progress(1_000, 1_000);
+    server.extracts = [...server.extracts, { ...SALES, id: '5d0d1e00-0000-4000-8000-0000000000e3', name: 'late' }];
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('the server may still add it');
+    expect(await screen.findByRole('row', { name: /late/ })).toBeVisible();
+  });
+
+  it('refuses a file over the server’s limit before sending it', async () => {
+    const user = userEvent.setup();
+    serve();
+    renderPage();
+    const input = await screen.findByLabelText(/CSV or Parquet file/);
+    expect(input).toHaveAccessibleDescription('A .csv or .parquet file of at most 64 MB.');
+    const big = csv('big.csv');
+    Object.defineProperty(big, 'size', { value: 70_000_000 });
+    await user.upload(input, big);
+    expect(input).toHaveAccessibleDescription('This file is 70 MB: an extract may be at most 64 MB.');
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(FakeRequest.sent).toHaveLength(0);
   });
 
   it.each([

@@ -1,4 +1,9 @@
-import { STUDIO_EXTRACT_NAME_MAX, studioExtractMessages, type StudioExtract } from '@dataplatform/contract';
+import {
+  STUDIO_EXTRACT_NAME_MAX,
+  studioExtractMessages,
+  type StudioAccess,
+  type StudioExtract,
+} from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -106,8 +111,23 @@ function describeFailure(error: unknown): { title: string; detail: string; about
   return { title: 'The upload failed', detail: globalErrorText(error), aboutName: false };
 }
 
-/** Upload a CSV or Parquet file as a table of the tenant's extracts, with its progress and a Cancel. */
-function UploadForm() {
+/** What is wrong with a chosen file before anything is sent, if anything. */
+function fileProblem(file: File | null, maxBytes: number): string | undefined {
+  if (!file) return 'Choose a file to upload.';
+  if (contentTypeOf(file) === undefined) return 'Choose a CSV (.csv) or Parquet (.parquet) file.';
+  if (file.size > maxBytes) {
+    return `This file is ${formatBytes(file.size)}: an extract may be at most ${formatBytes(maxBytes)}.`;
+  }
+  if (file.size === 0) return 'This file is empty.';
+  return undefined;
+}
+
+/**
+ * Upload a CSV or Parquet file as a table of the tenant's extracts, with its progress and a Cancel.
+ * A file over the server's limit is refused before it is sent: the server would refuse it anyway,
+ * and a browser may report its early 413 only as a lost connection.
+ */
+function UploadForm({ maxBytes }: { maxBytes: number }) {
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [nameTyped, setNameTyped] = useState(false);
@@ -115,6 +135,8 @@ function UploadForm() {
   const [nameError, setNameError] = useState<string>();
   const [state, setState] = useState<UploadState>({ status: 'idle' });
   const controller = useRef<AbortController | null>(null);
+  /** Whether every byte has gone out: a cancel after that cannot promise the server kept nothing. */
+  const sentAllRef = useRef(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const headingId = useId();
@@ -125,7 +147,7 @@ function UploadForm() {
 
   const choose = (picked: File | null) => {
     setFile(picked);
-    setFileError(undefined);
+    setFileError(picked ? fileProblem(picked, maxBytes) : undefined);
     if (picked && !nameTyped) {
       setName(tableNameFor(picked.name));
       setNameError(undefined);
@@ -136,15 +158,11 @@ function UploadForm() {
     event.preventDefault();
     if (state.status === 'uploading') return;
     const contentType = file ? contentTypeOf(file) : undefined;
-    const fileProblem = !file
-      ? 'Choose a file to upload.'
-      : contentType === undefined
-        ? 'Choose a CSV (.csv) or Parquet (.parquet) file.'
-        : undefined;
+    const problem = fileProblem(file, maxBytes);
     const nameProblem = NAME_PATTERN.test(name) ? undefined : studioExtractMessages.nameInvalid;
-    setFileError(fileProblem);
+    setFileError(problem);
     setNameError(nameProblem);
-    if (!file || contentType === undefined) {
+    if (!file || contentType === undefined || problem !== undefined) {
       fileInput.current?.focus();
       return;
     }
@@ -154,6 +172,7 @@ function UploadForm() {
     }
     const abort = new AbortController();
     controller.current = abort;
+    sentAllRef.current = false;
     setState({ status: 'uploading', fileName: file.name, sent: 0, total: file.size });
     upload.mutate(
       {
@@ -161,7 +180,10 @@ function UploadForm() {
         name,
         contentType,
         signal: abort.signal,
-        onProgress: (sent, total) => setState({ status: 'uploading', fileName: file.name, sent, total }),
+        onProgress: (sent, total) => {
+          sentAllRef.current = total > 0 && sent >= total;
+          setState({ status: 'uploading', fileName: file.name, sent, total });
+        },
       },
       {
         onSuccess: () => {
@@ -174,12 +196,9 @@ function UploadForm() {
         onError: (error) => {
           if (error instanceof ApiError && error.isAborted) {
             // Once the whole file is sent the server goes on without us: the list shows whether it kept it.
-            setState((previous) => {
-              const afterSending =
-                previous.status === 'uploading' && previous.total > 0 && previous.sent >= previous.total;
-              if (afterSending) void client.invalidateQueries({ queryKey: sourceKeys.all });
-              return { status: 'cancelled', afterSending };
-            });
+            const afterSending = sentAllRef.current;
+            if (afterSending) void client.invalidateQueries({ queryKey: sourceKeys.all });
+            setState({ status: 'cancelled', afterSending });
             return;
           }
           const failure = describeFailure(error);
@@ -217,7 +236,7 @@ function UploadForm() {
           disabled={uploading}
           inputRef={fileInput}
           error={fileError !== undefined}
-          helperText={fileError ?? 'A .csv or .parquet file.'}
+          helperText={fileError ?? `A .csv or .parquet file of at most ${formatBytes(maxBytes)}.`}
           onChange={(event) => choose((event.target as HTMLInputElement).files?.[0] ?? null)}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { accept: '.csv,.parquet,text/csv' } }}
           sx={{ flex: '1 1 260px', minWidth: 0 }}
@@ -412,7 +431,9 @@ function SourceTables({ source }: { source: StudioSource }) {
   );
 }
 
-function SourceSection({ source, canWrite }: { source: StudioSource; canWrite: boolean | undefined }) {
+function SourceSection({ source, access }: { source: StudioSource; access: StudioAccess | undefined }) {
+  // Unknown (still loading, or failed) offers nothing and claims nothing: the server checks anyway.
+  const canWrite = access?.sources_write;
   const headingId = useId();
   const summaryId = useId();
   const detailsId = useId();
@@ -433,7 +454,7 @@ function SourceSection({ source, canWrite }: { source: StudioSource; canWrite: b
       </Box>
       {source.kind === 'extract' ? (
         <>
-          {canWrite === true ? <UploadForm /> : undefined}
+          {access?.sources_write === true ? <UploadForm maxBytes={access.extract_max_bytes} /> : undefined}
           {canWrite === false ? (
             <Alert severity="info">
               You can see these files. Uploading and deleting them needs the sources:write permission: ask an
@@ -464,8 +485,6 @@ export function SourcesPage() {
   const tenantId = useSelectedTenantId();
   const sources = useQuery(sourcesQueryOptions());
   const access = useQuery(accessQueryOptions());
-  // Unknown (still loading, or failed) offers nothing and claims nothing: the server checks anyway.
-  const canWrite = access.data === undefined ? undefined : access.data.sources_write;
 
   let body;
   if (sources.isPending) {
@@ -487,7 +506,7 @@ export function SourcesPage() {
   } else if (sources.data.data.length === 0) {
     body = <Typography color="text.secondary">There are no sources to show.</Typography>;
   } else {
-    body = sources.data.data.map((source) => <SourceSection key={source.id} source={source} canWrite={canWrite} />);
+    body = sources.data.data.map((source) => <SourceSection key={source.id} source={source} access={access.data} />);
   }
 
   return (
