@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { type AdminApi, expect, SHOTS_DIR, test, toast, uniqueTag, type Named } from '../support/admin.js';
@@ -88,6 +89,21 @@ test('an uploader adds a CSV as a table, meets an unreadable file and a taken na
   const unreadable = extractSource.getByRole('alert').filter({ hasText: 'The file could not be read' });
   await expect(unreadable).toContainText('could not be read as Parquet', { timeout: 60_000 });
   await expect(extracts.getByRole('row')).toHaveCount(2);
+
+  // A file over the server's limit (64 MB in these specs) is refused before a byte is sent.
+  const scratch = mkdtempSync(path.join(tmpdir(), 'studio-sources-'));
+  try {
+    const huge = path.join(scratch, 'huge.csv');
+    writeFileSync(huge, '');
+    truncateSync(huge, 65_000_000);
+    const fileField = page.getByLabel('CSV or Parquet file');
+    await expect(fileField).toHaveAccessibleDescription('A .csv or .parquet file of at most 64 MB.');
+    await fileField.setInputFiles(huge);
+    await expect(fileField).toHaveAccessibleDescription('This file is 65 MB: an extract may be at most 64 MB.');
+    await expect(fileField).toHaveAttribute('aria-invalid', 'true');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 
   // The same name again is a 409, said beside the name.
   await upload(page, { name: 'sales.csv', mimeType: 'text/csv', buffer: salesCsv() }, 'sales_2026');
