@@ -234,11 +234,14 @@ describe('SourcesPage (STUDIO-SOURCE-7)', () => {
     await user.upload(await screen.findByLabelText(/CSV or Parquet file/), csv('sales2.csv'));
     await user.click(screen.getByRole('button', { name: 'Upload' }));
     FakeRequest.sent[0]!.progress(100, 1_000);
-    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    // The keyboard is on Cancel while the file goes out, and back on Upload once it is cancelled.
+    expect(screen.getByRole('button', { name: 'Cancel upload' })).toHaveFocus();
+    await user.keyboard('{Enter}');
     expect(FakeRequest.sent[0]!.aborted).toBe(true);
     expect(await screen.findByRole('status')).toHaveTextContent('Upload cancelled. Nothing was kept.');
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Upload' })).toHaveFocus();
   });
 
   it('says a cancel after the whole file went out may still leave the table, and looks again', async () => {

@@ -139,6 +139,8 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
   const sentAllRef = useRef(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
+  const uploadButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
   const headingId = useId();
   const upload = useUploadExtract();
   const client = useQueryClient();
@@ -213,6 +215,14 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
   };
 
   const uploading = state.status === 'uploading';
+  // The keyboard follows the buttons: Upload gives way to Cancel while sending, and back after.
+  const wasUploading = useRef(false);
+  useEffect(() => {
+    if (uploading && !wasUploading.current) cancelButton.current?.focus();
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if (!uploading && wasUploading.current && focusLost) uploadButton.current?.focus();
+    wasUploading.current = uploading;
+  }, [uploading]);
   const percent = uploading && state.total > 0 ? Math.min(100, Math.round((state.sent / state.total) * 100)) : 0;
   const sentAll = uploading && state.total > 0 && state.sent >= state.total;
 
@@ -260,11 +270,17 @@ function UploadForm({ maxBytes }: { maxBytes: number }) {
         />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-        <Button type="submit" variant="contained" startIcon={<UploadFileIcon />} disabled={uploading}>
+        <Button
+          ref={uploadButton}
+          type="submit"
+          variant="contained"
+          startIcon={<UploadFileIcon />}
+          disabled={uploading}
+        >
           Upload
         </Button>
         {uploading ? (
-          <Button variant="outlined" onClick={() => controller.current?.abort()}>
+          <Button ref={cancelButton} variant="outlined" onClick={() => controller.current?.abort()}>
             Cancel upload
           </Button>
         ) : undefined}
