@@ -58,7 +58,7 @@ test('an uploader adds a CSV as a table, meets an unreadable file and a taken na
 
   // The report list leads there.
   await page.goto('/studio/reports');
-  await page.getByRole('link', { name: 'Sources' }).click();
+  await page.getByRole('link', { name: 'Sources', exact: true }).click();
   await expect(page).toHaveURL(/\/studio\/sources$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Sources' })).toBeVisible();
   const extractSource = page.getByRole('region', { name: "The tenant's extracts" });
@@ -148,7 +148,7 @@ test('a member without sources:write sees the files read-only and is told what u
   await selectTenant(page, tenant.id);
   await page.goto('/studio/reports');
   await expect(page.getByRole('link', { name: 'Negotiated rates by payer' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Sources' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Sources', exact: true })).toHaveCount(0);
 
   await page.goto('/studio/sources');
   const extractSource = page.getByRole('region', { name: "The tenant's extracts" });
