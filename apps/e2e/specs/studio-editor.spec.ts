@@ -171,6 +171,9 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   // The history is what is checked here: the toast above it, half-way through its exit, is not.
   await expect(toast(page, 'Version 1 restored as version 5.')).toBeHidden({ timeout: 20_000 });
   await expectNoSeriousA11yViolations(page, 'history at 390 px, dark');
+  // The history fits the phone's width: who and when stack under the version, nothing scrolls the page sideways.
+  await expect(versions.getByRole('columnheader')).toHaveText(['Version', 'Actions']);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-history-390-dark.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });

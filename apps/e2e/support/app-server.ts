@@ -70,6 +70,8 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
       // The specs' API logins each name a client address of their own (X-Forwarded-For), as many
       // people behind a proxy would: the per-address login limit is for them, not for the suite.
       TRUST_PROXY: 'true',
+      // Extracts up to 64 MB, as the Studio issue asks of this product: the Sources spec's too-large file stays small.
+      STUDIO_EXTRACT_MAX_BYTES: String(64_000_000),
       ...smtp,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

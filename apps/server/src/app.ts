@@ -180,7 +180,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(tenantsRoutes, { tenants: services.tenants });
       await api.register(ssoRoutes, { sso: services.sso, config });
       await api.register(contactRoutes, { contact: services.contact, config });
-      await api.register(reportsRoutes, { reports: services.reports, hasPermission: services.authz.hasPermission });
+      await api.register(reportsRoutes, {
+        reports: services.reports,
+        hasPermission: services.authz.hasPermission,
+        extractMaxBytes: config.studio.extractMaxBytes,
+      });
       const { billing } = services;
       await api.register(plansRoutes, { plans: billing.plans });
       await api.register(paymentMethodsRoutes, { paymentMethods: billing.paymentMethods });

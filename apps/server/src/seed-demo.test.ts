@@ -1,7 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DOWNLOAD_ROLE_PREFIX } from '@dataplatform/contract';
+import {
+  DOWNLOAD_ROLE_PREFIX,
+  type ReportPublic,
+  type ReportRunResult,
+  type StudioExtracts,
+} from '@dataplatform/contract';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, login, type TestContext } from '../test/harness.js';
@@ -19,6 +24,9 @@ const TABLES = {
   tenant_members: schema.tenantMembers,
   plans: schema.plans,
   contact_submissions: schema.contactSubmissions,
+  studio_extracts: schema.studioExtracts,
+  reports: schema.reports,
+  report_versions: schema.reportVersions,
   audit_log: schema.auditLog,
   outbox: schema.outbox,
 };
@@ -124,6 +132,55 @@ describe('demo seed (npm run db:seed)', () => {
     // Messages of several statuses.
     const statuses = new Set((await contact.list({ skip: 0, limit: 100 })).data.map((message) => message.status));
     expect([...statuses].sort()).toEqual(['archived', 'new', 'read', 'replied', 'spam']);
+  });
+
+  it('gives Acme Health an extract and a report of its own over it, which its studio author can run', async () => {
+    const token = await login(ctx, 'maya.patel@example.com', DEMO_PASSWORD);
+    const acme = (await ctx.app.services.tenants.list({ skip: 0, limit: 100 })).data.find(
+      (tenant) => tenant.name === 'Acme Health',
+    )!;
+    const headers = { authorization: `Bearer ${token}`, 'x-tenant-id': acme.id };
+    const access = await ctx.app.inject({ url: '/api/v1/studio/access', headers });
+    expect(access.json()).toMatchObject({ reports_write: true, sources_write: true });
+
+    const extracts = await ctx.app.inject({ url: '/api/v1/studio/extracts', headers });
+    const [extract] = extracts.json<StudioExtracts>().data;
+    expect(extracts.json<StudioExtracts>().count).toBe(1);
+    expect(extract).toMatchObject({ name: 'acme_rates', format: 'csv', rows: 360 });
+    expect(extract!.tables[0]!.columns.map((column) => column.name)).toEqual([
+      'hospital',
+      'billing_code',
+      'service',
+      'payer',
+      'plan_type',
+      'negotiated_rate',
+      'cash_price',
+      'gross_charge',
+    ]);
+
+    const report = await ctx.app.inject({ url: '/api/v1/studio/reports/acme-rates-by-payer', headers });
+    expect(report.statusCode, report.body).toBe(200);
+    const { id, source, blocks } = report.json<ReportPublic>();
+    expect(source).toBe('extract');
+    // Every block runs on the extract with the default billing code.
+    for (const block of blocks) {
+      const run = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/studio/reports/${id}/run`,
+        headers,
+        payload: { block: block.id, params: {} },
+      });
+      expect(run.statusCode, `${block.id}: ${run.body}`).toBe(200);
+      expect(run.json<ReportRunResult>().rows.length, block.id).toBeGreaterThan(0);
+    }
+    const table = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/studio/reports/${id}/run`,
+      headers,
+      payload: { block: 'rates', params: { code: '70450' } },
+    });
+    // Four hospitals, five payers, three plan types.
+    expect(table.json<ReportRunResult>().count).toBe(60);
   });
 
   it('adds nothing on a second run: no record, no assignment, no audit entry, no file', async () => {

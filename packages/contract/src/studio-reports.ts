@@ -527,5 +527,12 @@ export const ReportRunResultSchema = z.object({
 export type ReportRunResult = z.infer<typeof ReportRunResultSchema>;
 
 /** `GET /studio/access`: what the caller may do in Studio, so a screen offers only that (the server checks anyway). */
-export const StudioAccessSchema = z.object({ reports_write: z.boolean() });
+export const StudioAccessSchema = z.object({
+  /** `reports:write`: create, change, delete and restore reports. */
+  reports_write: z.boolean(),
+  /** `sources:write`: upload and delete extracts. */
+  sources_write: z.boolean(),
+  /** The largest file an extract upload may be, in bytes (STUDIO_EXTRACT_MAX_BYTES): checked before sending. */
+  extract_max_bytes: z.number().int(),
+});
 export type StudioAccess = z.infer<typeof StudioAccessSchema>;

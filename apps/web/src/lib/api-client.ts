@@ -82,6 +82,27 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
+/** The headers every call carries: the bearer token and the selected tenant. */
+function authHeaders(options: { withoutTenant?: boolean }): { headers: Record<string, string>; token: string | null } {
+  const token = getAccessToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (!options.withoutTenant) headers['X-Tenant-ID'] = getSelectedTenantId();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return { headers, token };
+}
+
+/** The ApiError of a non-OK answer; a refused token ends the session, as for every call. */
+function failure(url: string, token: string | null, status: number, statusText: string, body: unknown): ApiError {
+  if (status === 401 && token) {
+    clearSession();
+    navigateTo(paths.login, { replace: true });
+  }
+  const error = new ApiError({ url, status, statusText, body });
+  // An administrator who must turn on two-factor sign-in first is sent to where that is done (TOTP-ADMIN-2).
+  if (error.code === 'two_factor_enrollment_required') navigateTo(paths.settings.security, { replace: true });
+  return error;
+}
+
 /**
  * The one way the web app calls the API: bearer token and X-Tenant-ID from storage on every call,
  * JSON in and out, an ApiError for every non-OK answer. A 401 on a call that carried a token means
@@ -89,10 +110,7 @@ function isAbort(error: unknown): boolean {
  */
 export async function apiRequest<T>(options: RequestOptions): Promise<T> {
   const url = buildUrl(options.path, options.query);
-  const token = getAccessToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (!options.withoutTenant) headers['X-Tenant-ID'] = getSelectedTenantId();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const { headers, token } = authHeaders(options);
   // A bodiless DELETE or POST is left without one: the server refuses an empty JSON body.
   if (options.admin && ((options.method ?? 'GET') === 'GET' || options.json !== undefined)) {
     headers['Content-Type'] = 'application/json';
@@ -134,17 +152,75 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     if (isAbort(error)) throw ApiError.aborted(url);
     throw error;
   }
-  if (!response.ok) {
-    if (response.status === 401 && token) {
-      clearSession();
-      navigateTo(paths.login, { replace: true });
-    }
-    const error = new ApiError({ url, status: response.status, statusText: response.statusText, body: responseBody });
-    // An administrator who must turn on two-factor sign-in first is sent to where that is done (TOTP-ADMIN-2).
-    if (error.code === 'two_factor_enrollment_required') navigateTo(paths.settings.security, { replace: true });
-    throw error;
-  }
+  if (!response.ok) throw failure(url, token, response.status, response.statusText, responseBody);
   return responseBody as T;
+}
+
+interface UploadOptions {
+  /** Path under /api/v1, starting with a slash. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** The request's whole body. */
+  file: Blob;
+  contentType: string;
+  /** Called as the body goes out: bytes sent so far, of `total`. */
+  onProgress?: (sent: number, total: number) => void;
+  /** Aborting it stops the upload: the promise rejects with an aborted ApiError. */
+  signal?: AbortSignal;
+}
+
+/** The connection went before an answer came (no status to show). */
+const UPLOAD_CONNECTION_LOST = 'The connection to the server was lost before the upload finished.';
+
+/**
+ * A file sent as the body of a POST, with the token and X-Tenant-ID of every call and its
+ * progress reported. XMLHttpRequest, because fetch reports no upload progress; otherwise it answers
+ * as apiRequest does: the JSON body, or an ApiError (status 0 with UPLOAD_CONNECTION_LOST when the
+ * connection failed).
+ */
+export function apiUpload<T>(options: UploadOptions): Promise<T> {
+  const url = buildUrl(options.path, options.query);
+  const { headers, token } = authHeaders({});
+  headers['Content-Type'] = options.contentType;
+  return new Promise<T>((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(ApiError.aborted(url));
+      return;
+    }
+    const request = new XMLHttpRequest();
+    const onAbort = () => request.abort();
+    const settle = () => options.signal?.removeEventListener('abort', onAbort);
+    request.open('POST', url);
+    request.withCredentials = true;
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => {
+      options.onProgress?.(event.loaded, event.lengthComputable ? event.total : options.file.size);
+    };
+    request.onload = () => {
+      settle();
+      const text = request.responseText;
+      let body: unknown = text === '' ? undefined : text;
+      if (text !== '' && (request.getResponseHeader('content-type') ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch {
+          // Not JSON after all: keep the text.
+        }
+      }
+      if (request.status >= 200 && request.status < 300) resolve(body as T);
+      else reject(failure(url, token, request.status, request.statusText, body));
+    };
+    request.onerror = () => {
+      settle();
+      reject(new ApiError({ url, status: 0, statusText: '', body: undefined }, UPLOAD_CONNECTION_LOST));
+    };
+    request.onabort = () => {
+      settle();
+      reject(ApiError.aborted(url));
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    request.send(options.file);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney } from './format.js';
+import { formatBytes, formatDate, formatDateTime, formatMoney } from './format.js';
 
 describe('formatMoney', () => {
   it('writes en-US currency with two decimals from the API decimal string', () => {
@@ -24,5 +24,16 @@ describe('formatDate', () => {
 describe('formatDateTime', () => {
   it('adds the time of day to the date', () => {
     expect(formatDateTime(new Date(2026, 10, 22, 18, 30, 12))).toBe('Nov 22, 2026, 6:30:12 PM');
+  });
+});
+
+describe('formatBytes', () => {
+  it('writes a size in bytes, then in units of 1,000 with at most one decimal', () => {
+    expect(formatBytes(0)).toBe('0 bytes');
+    expect(formatBytes(1)).toBe('1 byte');
+    expect(formatBytes(999)).toBe('999 bytes');
+    expect(formatBytes(1_500)).toBe('1.5 KB');
+    expect(formatBytes(12_345_678)).toBe('12.3 MB');
+    expect(formatBytes(2_147_483_648)).toBe('2.1 GB');
   });
 });

@@ -33,3 +33,18 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
 export function formatDateTime(value: string | Date): string {
   return dateTimeFormat.format(typeof value === 'string' ? new Date(value) : value);
 }
+
+const sizeFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const SIZE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+
+/** "512 bytes", "1.5 KB", "12.3 MB": a file's size in units of 1,000 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < SIZE_UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${sizeFormat.format(value)} ${SIZE_UNITS[unit]}`;
+}

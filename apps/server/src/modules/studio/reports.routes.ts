@@ -60,11 +60,13 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; hasPermission: HasPermission }> = async (
-  app,
-  options,
-) => {
-  const { reports, hasPermission } = options;
+export const reportsRoutes: FastifyPluginAsyncZod<{
+  reports: ReportsService;
+  hasPermission: HasPermission;
+  /** STUDIO_EXTRACT_MAX_BYTES, told by /studio/access so a screen refuses a larger file before sending it. */
+  extractMaxBytes: number;
+}> = async (app, options) => {
+  const { reports, hasPermission, extractMaxBytes } = options;
   const tags = ['studio'];
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
   const read = { access: 'user' } as const;
@@ -80,7 +82,14 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService; has
         response: { 200: StudioAccessSchema, ...denied },
       },
     },
-    async (request) => ({ reports_write: await hasPermission(currentAuth(request), PERMISSIONS.reportsWrite) }),
+    async (request) => {
+      const auth = currentAuth(request);
+      const [reportsWrite, sourcesWrite] = await Promise.all([
+        hasPermission(auth, PERMISSIONS.reportsWrite),
+        hasPermission(auth, PERMISSIONS.sourcesWrite),
+      ]);
+      return { reports_write: reportsWrite, sources_write: sourcesWrite, extract_max_bytes: extractMaxBytes };
+    },
   );
 
   app.get(

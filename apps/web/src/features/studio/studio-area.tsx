@@ -10,10 +10,12 @@ import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
 import { ReportList } from './components/report-list.js';
 import { ReportViewer } from './components/report-viewer.js';
-import { NewReportButton } from './components/write-actions.js';
+import { NewReportButton, SourcesButton } from './components/write-actions.js';
 
 // The editor (CodeMirror, the diff) loads on its own route only.
 const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
+// So does the Sources screen: the report list and the viewer never carry it.
+const SourcesScreen = lazy(() => import('./components/sources-page.js').then((m) => ({ default: m.SourcesPage })));
 
 /** Whose reports the list shows, and with no tenant chosen, how to get one. */
 function TenantNote() {
@@ -51,7 +53,10 @@ function ReportsPage() {
             Reports defined as data, run on the server and paged as you read them.
           </Typography>
         </Box>
-        <NewReportButton />
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+          <SourcesButton />
+          <NewReportButton />
+        </Box>
       </Box>
       <TenantNote />
       <ReportList />
@@ -74,12 +79,26 @@ function EditorPage() {
   );
 }
 
+function SourcesRoute() {
+  return (
+    <Suspense
+      fallback={
+        <Box role="status" sx={{ py: 6, color: 'text.secondary' }}>
+          Loading the sources...
+        </Box>
+      }
+    >
+      <SourcesScreen />
+    </Suspense>
+  );
+}
+
 function ReportPage() {
   const { reportKey = '' } = useParams();
   return <ReportViewer key={reportKey} reportKey={reportKey} />;
 }
 
-/** The signed-in Studio area (/studio/reports…): the report list, each report and its editor. */
+/** The signed-in Studio area (/studio/reports…, /studio/sources): the report list, each report, its editor, the sources. */
 export function StudioArea() {
   return (
     <QueryProvider>
@@ -90,6 +109,7 @@ export function StudioArea() {
           <Route path="reports/new" element={<EditorPage />} />
           <Route path="reports/:reportKey" element={<ReportPage />} />
           <Route path="reports/:reportKey/edit" element={<EditorPage />} />
+          <Route path="sources" element={<SourcesRoute />} />
           <Route path="*" element={<Navigate to="reports" replace />} />
         </Routes>
       </Container>

@@ -1,5 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
+import StorageIcon from '@mui/icons-material/Storage';
 import Button from '@mui/material/Button';
 import Tooltip from '@mui/material/Tooltip';
 import { useQuery } from '@tanstack/react-query';
@@ -50,6 +51,17 @@ export function EditReportButton({ reportId, builtIn }: { reportId: string; buil
       to={`/studio/reports/${encodeURIComponent(reportId)}/edit`}
     >
       Edit
+    </Button>
+  );
+}
+
+/** The report list's way to the Sources screen, for holders of `sources:write` (anyone may still open it). */
+export function SourcesButton() {
+  const access = useQuery(accessQueryOptions());
+  if (access.data?.sources_write !== true) return null;
+  return (
+    <Button variant="outlined" startIcon={<StorageIcon />} component={RouterLink} to="/studio/sources">
+      Sources
     </Button>
   );
 }

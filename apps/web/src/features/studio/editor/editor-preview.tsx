@@ -4,16 +4,18 @@ import {
   type ReportBlock,
   type ReportBlockPublic,
   type ReportDefinition,
+  type ReportParamPublic,
 } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Markdown from 'react-markdown';
 import { previewQueryOptions } from '../api/editor.js';
 import { BlockFrame, type BlockState } from '../components/block-frame.js';
 import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
+import { ParamBar, defaultText, type ParamValues } from '../components/param-bar.js';
 import type { ColumnSort } from '../components/result-table.js';
 import { TableBlock } from '../components/table-block.js';
 
@@ -27,22 +29,44 @@ function publicBlock(block: ReportBlock): ReportBlockPublic {
   return shown;
 }
 
+/** The definition's parameters as the viewer's parameter bar takes them (as the server lists them). */
+function publicParams(definition: ReportDefinition): ReportParamPublic[] {
+  return Object.entries(definition.params ?? {}).map(([name, param]) => ({
+    name,
+    label: param.label ?? name,
+    type: param.type,
+    default: param.default ?? null,
+    options: Array.isArray(param.options) ? param.options : null,
+    options_sql: typeof param.options === 'string' ? param.options : null,
+  }));
+}
+
 /** One block of the unsaved text, run through `POST /preview` on its own (it loads and fails alone). */
 function PreviewBlock({
   text,
   definition,
   block,
+  params,
 }: {
   text: string;
   definition: ReportDefinition;
   block: ReportBlockPublic;
+  /** The values chosen in the bar that differ from the defaults (the server applies the rest). */
+  params: ParamValues;
 }) {
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<ColumnSort | undefined>(undefined);
+  // New parameters, new results: a table starts again at its first page.
+  const paramsKey = JSON.stringify(params);
+  const [pagedWith, setPagedWith] = useState(paramsKey);
+  if (pagedWith !== paramsKey) {
+    setPagedWith(paramsKey);
+    setPage(0);
+  }
   const pageSize = block.table?.page_size ?? 0;
   const request = {
     block: block.id,
-    params: {},
+    params,
     skip: block.table ? page * pageSize : 0,
     ...(block.table ? { limit: pageSize } : {}),
     ...(sort ? { sort: [sort] } : {}),
@@ -89,18 +113,39 @@ function PreviewBlock({
 
 /**
  * The live preview (STUDIO-EDIT-3): the blocks of the last text that passed the schema, each run on
- * its own with the parameters' defaults. A block whose query, source and parameters did not change
- * keeps its answer: typing in one block runs that block alone.
+ * its own with the values chosen in the viewer's parameter bar (the defaults until one is chosen).
+ * A block whose query, source and parameters did not change keeps its answer: typing in one block
+ * runs that block alone.
  */
 export function EditorPreview({
   text,
   definition,
   stale,
+  saved,
+  values,
+  onValuesChange,
 }: {
   text: string;
   definition: ReportDefinition;
   stale: boolean;
+  /** The saved report, whose select queries give their values; a new report's selects are typed. */
+  saved: { id: string; version: number } | undefined;
+  /** Chosen parameter values, kept by the editor while the preview is out of view. */
+  values: ParamValues;
+  onValuesChange: (values: ParamValues) => void;
 }) {
+  const params = useMemo(() => publicParams(definition), [definition]);
+  // Kept by identity while nothing changed: the bar starts its inputs again from a new object.
+  const { shown, chosen } = useMemo(() => {
+    const inBar: ParamValues = {};
+    const sent: ParamValues = {};
+    for (const param of params) {
+      const value = values[param.name];
+      inBar[param.name] = value ?? defaultText(param);
+      if (value !== undefined && value !== defaultText(param)) sent[param.name] = value;
+    }
+    return { shown: inBar, chosen: sent };
+  }, [params, values]);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {stale ? (
@@ -108,10 +153,13 @@ export function EditorPreview({
           The text has problems: the preview shows the last text without any.
         </Typography>
       ) : undefined}
-      {definition.params && Object.keys(definition.params).length > 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          Parameters take their defaults in the preview.
-        </Typography>
+      {params.length > 0 ? (
+        <ParamBar
+          {...(saved ? { report: saved } : {})}
+          params={params}
+          values={shown}
+          onApply={(next) => onValuesChange({ ...values, ...next })}
+        />
       ) : undefined}
       <Box
         sx={{
@@ -122,10 +170,10 @@ export function EditorPreview({
         }}
       >
         {definition.blocks.map((block) => {
-          const shown = publicBlock(block);
+          const kind = blockKind(block);
           return (
-            <Box key={block.id} className={shown.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
-              <PreviewBlock text={text} definition={definition} block={shown} />
+            <Box key={block.id} className={kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
+              <PreviewBlock text={text} definition={definition} block={publicBlock(block)} params={chosen} />
             </Box>
           );
         })}

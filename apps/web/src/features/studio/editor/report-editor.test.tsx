@@ -64,12 +64,14 @@ interface Put {
 /** The server: version 1 on load; once "someone else" saved, version 2 and a 409 for a save of version 1. */
 function serve(options: { invalidOnServer?: boolean } = {}) {
   const puts: Put[] = [];
+  const previews: { definition: string; block: string; params: Record<string, string> }[] = [];
   const state = { current: report(1, 'Mine to start with') };
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     if (url === '/api/v1/studio/access') return Response.json({ reports_write: true });
     if (url.startsWith('/api/v1/studio/sources/')) return Response.json({ data: [], count: 0 });
-    if (url === '/api/v1/studio/preview')
+    if (url === '/api/v1/studio/preview') {
+      previews.push(JSON.parse(init.body as string) as (typeof previews)[number]);
       return Response.json({
         columns: [{ name: 'n', type: 'BIGINT' }],
         rows: [[3]],
@@ -77,6 +79,7 @@ function serve(options: { invalidOnServer?: boolean } = {}) {
         cached: false,
         elapsed_ms: 1,
       });
+    }
     if (
       method === 'GET' &&
       (url.endsWith('/studio/reports/rates') || url.endsWith(`/studio/reports/${state.current.id}`))
@@ -131,7 +134,7 @@ function serve(options: { invalidOnServer?: boolean } = {}) {
     }
     return Response.json({ detail: 'Not Found' }, { status: 404 });
   });
-  return { puts, state };
+  return { puts, previews, state };
 }
 
 function renderEditor() {
@@ -206,6 +209,28 @@ describe('ReportEditorPage', () => {
     await waitFor(() => expect(screen.queryByText('Someone else saved a newer version')).not.toBeInTheDocument());
     expect(await screen.findByText('Version 3')).toBeInTheDocument();
     expect(text).toHaveValue(TEXT('My change'));
+  });
+
+  it('runs the preview with the values chosen in the parameter bar (STUDIO-EDIT-3)', async () => {
+    const user = userEvent.setup();
+    const { previews } = serve();
+    renderEditor();
+    const text = await screen.findByRole('textbox', { name: 'Report definition (YAML)' });
+    fireEvent.change(text, {
+      target: {
+        value: TEXT('With a parameter').replace(
+          'blocks:',
+          'params:\n  code: { label: Billing code, type: select, options: ["99213", "70450"], default: "99213" }\nblocks:',
+        ),
+      },
+    });
+    const bar = await screen.findByRole('search', { name: 'Report parameters' });
+    await waitFor(() => expect(previews.some((preview) => preview.definition.includes('params:'))).toBe(true));
+    expect(previews.at(-1)).toMatchObject({ block: 'total', params: {} });
+    await user.click(within(bar).getByRole('combobox', { name: 'Billing code' }));
+    await user.click(await screen.findByRole('option', { name: '70450' }));
+    await waitFor(() => expect(previews.at(-1)).toMatchObject({ block: 'total', params: { code: '70450' } }));
+    expect(within(bar).getByRole('combobox', { name: 'Billing code' })).toHaveTextContent('70450');
   });
 
   it('loads the other version only after a confirmation', async () => {

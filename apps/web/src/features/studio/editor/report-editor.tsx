@@ -28,6 +28,7 @@ import {
 import { reportQueryOptions } from '../api/reports.js';
 import { reportPath } from '../components/report-list.js';
 import { checkDefinition, serverProblems, STARTER_DEFINITION, type EditorProblem } from './definition-problems.js';
+import type { ParamValues } from '../components/param-bar.js';
 import { EditorPreview } from './editor-preview.js';
 import { SourceBrowser } from './source-browser.js';
 import { DiffDialog, MINE, VersionHistory } from './version-history.js';
@@ -83,6 +84,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [resolving, setResolving] = useState(false);
   const [tab, setTab] = useState<PanelTab>('preview');
+  const [previewValues, setPreviewValues] = useState<ParamValues>({});
   const save = useSaveReport();
   const remove = useDeleteReport();
 
@@ -348,7 +350,14 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
           >
             {tab === 'preview' ? (
               good ? (
-                <EditorPreview text={good.text} definition={good.definition} stale={!check.ok} />
+                <EditorPreview
+                  text={good.text}
+                  definition={good.definition}
+                  stale={!check.ok}
+                  saved={report ? { id: report.id, version: report.version } : undefined}
+                  values={previewValues}
+                  onValuesChange={setPreviewValues}
+                />
               ) : (
                 <Typography color="text.secondary" variant="body2">
                   The preview appears once the text has no problems.

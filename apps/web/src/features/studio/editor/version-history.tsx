@@ -141,25 +141,44 @@ export function VersionHistory({
   const [restoring, setRestoring] = useState<number | undefined>(undefined);
   const restore = useRestoreVersion();
 
-  const columns: DataTableColumn<ReportVersion>[] = [
-    {
-      key: 'version',
-      header: 'Version',
-      render: (version) => (
-        <>
-          {version.version}
-          {version.version === report.version ? ' (current)' : ''}
-          {version.restored_from !== null ? (
-            <Typography variant="body2" color="text.secondary">
-              restores {version.restored_from}
-            </Typography>
-          ) : undefined}
-        </>
-      ),
-    },
-    { key: 'author', header: 'Saved by', render: author },
-    { key: 'when', header: 'When', minWidth: 150, render: (version) => formatDateTime(version.created_at) },
-  ];
+  const theme = useTheme();
+  // On a phone a row stacks who and when under the version, and its buttons one above the other,
+  // so the history fits the screen's width instead of scrolling sideways.
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const versionCell = (version: ReportVersion) => (
+    <>
+      {version.version}
+      {version.version === report.version ? ' (current)' : ''}
+      {version.restored_from !== null ? (
+        <Typography variant="body2" color="text.secondary">
+          restores {version.restored_from}
+        </Typography>
+      ) : undefined}
+    </>
+  );
+  const columns: DataTableColumn<ReportVersion>[] = narrow
+    ? [
+        {
+          key: 'version',
+          header: 'Version',
+          render: (version) => (
+            <>
+              {versionCell(version)}
+              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                Saved by {author(version)}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {formatDateTime(version.created_at)}
+              </Typography>
+            </>
+          ),
+        },
+      ]
+    : [
+        { key: 'version', header: 'Version', render: versionCell },
+        { key: 'author', header: 'Saved by', render: author },
+        { key: 'when', header: 'When', minWidth: 150, render: (version) => formatDateTime(version.created_at) },
+      ];
 
   const confirmRestore = () => {
     if (restoring === undefined) return;
@@ -202,7 +221,15 @@ export function VersionHistory({
         emptyText="No versions yet."
         errorText="The versions could not be loaded."
         actions={(version) => (
-          <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+          <Box
+            sx={{
+              display: 'flex',
+              flexDirection: narrow ? 'column' : 'row',
+              alignItems: narrow ? 'flex-end' : 'center',
+              gap: 0.5,
+              justifyContent: 'flex-end',
+            }}
+          >
             <Button
               size="small"
               disabled={version.version < 2}
