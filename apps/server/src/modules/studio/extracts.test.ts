@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -29,27 +30,6 @@ let readerA: TestUser;
 let writerB: TestUser;
 let scratch: string;
 
-async function tenant(name: string, members: TestUser[]): Promise<TenantPublic> {
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/tenants/',
-    headers: admin.headers,
-    payload: { name },
-  });
-  const row = created.json<TenantPublic>();
-  await ctx.app.inject({
-    method: 'PUT',
-    url: `/api/v1/tenants/${row.id}/members`,
-    headers: admin.headers,
-    payload: members.map((member) => member.id),
-  });
-  return row;
-}
-
-function headers(user: TestUser, tenantId: string | undefined, extra: Record<string, string> = {}) {
-  return { ...user.headers, ...(tenantId ? { 'x-tenant-id': tenantId } : {}), ...extra };
-}
-
 function upload(
   user: TestUser,
   tenantId: string | undefined,
@@ -60,17 +40,21 @@ function upload(
   return ctx.app.inject({
     method: 'POST',
     url: `/api/v1/studio/extracts?name=${encodeURIComponent(name)}`,
-    headers: headers(user, tenantId, { 'content-type': contentType }),
+    headers: tenantHeaders(user, tenantId, { 'content-type': contentType }),
     payload: body,
   });
 }
 
 function list(user: TestUser, tenantId: string) {
-  return ctx.app.inject({ url: '/api/v1/studio/extracts', headers: headers(user, tenantId) });
+  return ctx.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(user, tenantId) });
 }
 
 function remove(user: TestUser, tenantId: string | undefined, id: string) {
-  return ctx.app.inject({ method: 'DELETE', url: `/api/v1/studio/extracts/${id}`, headers: headers(user, tenantId) });
+  return ctx.app.inject({
+    method: 'DELETE',
+    url: `/api/v1/studio/extracts/${id}`,
+    headers: tenantHeaders(user, tenantId),
+  });
 }
 
 async function preview(user: TestUser, tenantId: string, sql: string, kind: 'table' | 'kpi' = 'table') {
@@ -78,7 +62,7 @@ async function preview(user: TestUser, tenantId: string, sql: string, kind: 'tab
   return ctx.app.inject({
     method: 'POST',
     url: '/api/v1/studio/preview',
-    headers: headers(user, tenantId),
+    headers: tenantHeaders(user, tenantId),
     payload: { definition: `title: T\nsource: extract\nblocks:\n  - id: b\n    ${block}\n`, block: 'b' },
   });
 }
@@ -128,8 +112,8 @@ beforeAll(async () => {
     grants: [PERMISSIONS.sourcesWrite, PERMISSIONS.reportsWrite],
     userIds: [writerA.id, writerB.id],
   });
-  tenantA = await tenant(`extracts-a-${randomUUID()}`, [writerA, readerA]);
-  tenantB = await tenant(`extracts-b-${randomUUID()}`, [writerB]);
+  tenantA = await createTenant(ctx, admin, { members: [writerA, readerA] });
+  tenantB = await createTenant(ctx, admin, { members: [writerB] });
 });
 
 afterAll(async () => {
@@ -165,11 +149,14 @@ describe('Studio extracts (STUDIO-SOURCE-2..6)', () => {
     expect(listed.statusCode).toBe(200);
     expect(listed.json<StudioExtracts>()).toMatchObject({ count: 1, data: [{ id: created.id, name: 'sales' }] });
 
-    const sources = await ctx.app.inject({ url: '/api/v1/studio/sources', headers: headers(readerA, tenantA.id) });
+    const sources = await ctx.app.inject({
+      url: '/api/v1/studio/sources',
+      headers: tenantHeaders(readerA, tenantA.id),
+    });
     expect(sources.json<{ data: { id: string }[] }>().data.map((source) => source.id)).toEqual(['demo', 'extract']);
     const tables = await ctx.app.inject({
       url: '/api/v1/studio/sources/extract/tables',
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
     });
     expect(tables.statusCode).toBe(200);
     expect(tables.json()).toEqual({ data: created.tables, count: 1 });
@@ -178,7 +165,7 @@ describe('Studio extracts (STUDIO-SOURCE-2..6)', () => {
     const report = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: headers(writerA, tenantA.id),
+      headers: tenantHeaders(writerA, tenantA.id),
       payload: {
         definition: `title: Sales
 source: extract
@@ -197,7 +184,7 @@ params:
     const kpi = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'total', params: { region: 'south' } },
     });
     expect(kpi.statusCode, kpi.body).toBe(200);
@@ -207,7 +194,7 @@ params:
     const page = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'rows', skip: 995, limit: 10, sort: [{ column: 'units', direction: 'desc' }] },
     });
     expect(page.statusCode, page.body).toBe(200);
@@ -227,7 +214,7 @@ params:
     const after = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'total' },
     });
     expect(after.statusCode).toBe(422);
@@ -261,7 +248,7 @@ params:
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: headers(writerA, tenantA.id),
+      headers: tenantHeaders(writerA, tenantA.id),
       payload: {
         definition:
           'title: Numbers\nsource: extract\nblocks:\n  - id: all\n    table: { sql: "SELECT id, bucket FROM numbers" }\n',
@@ -271,7 +258,7 @@ params:
     const exported = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${created.json<ReportPublic>().id}/export`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'all', sort: [{ column: 'id', direction: 'desc' }] },
     });
     expect(exported.statusCode, exported.body).toBe(200);
@@ -290,7 +277,7 @@ params:
     try {
       const response = await fetch(`${address}/api/v1/studio/extracts?name=over_http`, {
         method: 'POST',
-        headers: headers(writerA, tenantA.id, { 'content-type': 'text/csv' }),
+        headers: tenantHeaders(writerA, tenantA.id, { 'content-type': 'text/csv' }),
         body: salesCsv(1_000),
         signal: AbortSignal.timeout(60_000),
       });
@@ -318,7 +305,7 @@ params:
     const streamed = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/extracts?name=too_big',
-      headers: headers(writerA, tenantA.id, { 'content-type': 'text/csv' }),
+      headers: tenantHeaders(writerA, tenantA.id, { 'content-type': 'text/csv' }),
       payload: Readable.from(chunks),
     });
     expect(streamed.statusCode).toBe(413);
