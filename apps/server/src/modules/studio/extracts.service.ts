@@ -217,6 +217,16 @@ export function createExtractsService(deps: {
       }
     },
 
+    /**
+     * Removes the folder of a deleted tenant's extract files (their rows went with the tenant). A
+     * failure is logged, not thrown: the deletion has committed and its answer must go out.
+     */
+    async removeTenantFiles(tenantId: string): Promise<void> {
+      await rm(extractsDir(config.dir, tenantId), { recursive: true, force: true }).catch((error: unknown) =>
+        log.warn({ tenantId, err: describeError(error) }, "a deleted tenant's extract files could not be removed"),
+      );
+    },
+
     /** Removes the row (with its audit entry), then the file; another tenant's id is a 404. */
     async remove(actor: Actor, scope: StudioScope, extractId: string): Promise<void> {
       const tenantId = tenantOf(scope);

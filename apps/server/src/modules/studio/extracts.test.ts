@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,6 +14,8 @@ import {
 } from '@dataplatform/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
+import { eq } from 'drizzle-orm';
+import { studioExtracts } from '../../db/schema/index.js';
 import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
@@ -414,4 +416,108 @@ params:
     const none = await ctx.app.inject({ url: '/api/v1/studio/sources/extract/tables', headers: writerA.headers });
     expect(none.statusCode).toBe(404);
   });
+
+  it('deleting a tenant deletes its extract files and rows, closes its extract database and drops its cached results, and no other tenant loses any', async () => {
+    const engine = ctx.app.services.studioEngine;
+    const doomed = await createTenant(ctx, admin, { members: [writerA] });
+    const kept = await createTenant(ctx, admin, { members: [writerA] });
+    const runs: Record<string, () => Promise<{ cached: boolean; rows: unknown[][] }>> = {};
+    for (const tenant of [doomed, kept]) {
+      expect((await upload(writerA, tenant.id, 'sales', salesCsv(300))).statusCode).toBe(201);
+      const report = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/studio/reports',
+        headers: tenantHeaders(writerA, tenant.id),
+        payload: {
+          definition:
+            'title: Units\nsource: extract\ncache: 5m\nblocks:\n  - id: u\n    kpi: { sql: "SELECT sum(units) AS v FROM sales", value: v }\n',
+        },
+      });
+      expect(report.statusCode, report.body).toBe(201);
+      runs[tenant.id] = async () => {
+        const run = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/v1/studio/reports/${report.json<ReportPublic>().id}/run`,
+          headers: tenantHeaders(writerA, tenant.id),
+          payload: { block: 'u' },
+        });
+        expect(run.statusCode, run.body).toBe(200);
+        return run.json<{ cached: boolean; rows: unknown[][] }>();
+      };
+      expect((await runs[tenant.id]!()).cached).toBe(false);
+      expect((await runs[tenant.id]!()).cached).toBe(true);
+    }
+    expect(await engine.heldFor(doomed.id)).toEqual({ extractDatabase: true, cachedResults: 1 });
+    expect(await filesOf(doomed.id)).toHaveLength(1);
+
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tenants/${doomed.id}`,
+      headers: admin.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await expect(stat(extractsDir(ctx.config.studio.dir, doomed.id))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await engine.heldFor(doomed.id)).toEqual({ extractDatabase: false, cachedResults: 0 });
+    const rows = await ctx.database.db.select().from(studioExtracts).where(eq(studioExtracts.tenantId, doomed.id));
+    expect(rows).toEqual([]);
+
+    // The other tenant keeps its file, its open database and its cached result.
+    expect(await filesOf(kept.id)).toHaveLength(1);
+    expect(await engine.heldFor(kept.id)).toEqual({ extractDatabase: true, cachedResults: 1 });
+    expect(await runs[kept.id]!()).toMatchObject({ cached: true });
+  });
+});
+
+describe('a tenant whose extract files cannot be removed', () => {
+  const dir = path.join(tmpdir(), `extracts-own-${randomUUID()}`);
+  const logLines: string[] = [];
+  const own = useTestContext({
+    env: { LOG_LEVEL: 'warn' },
+    // A data folder of its own: the test swaps its extracts folder.
+    studio: { dir },
+    logStream: { write: (line) => logLines.push(line) },
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const filesIn = (tenantId: string) => readdir(extractsDir(dir, tenantId)).catch(() => [] as string[]);
+
+  it("still deletes a tenant whose extract files cannot be removed, and logs it without the tenant's secrets", async () => {
+    const password = 'pa55word-never-logged';
+    const tenant = await createTenant(own.ctx, own.admin, {
+      dburl: `postgresql://owner:${password}@db.example.test:5432/warehouse`,
+    });
+    const uploaded = await own.ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/extracts?name=stuck',
+      headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
+      payload: salesCsv(10),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    // A file where the extracts folder should be: removing the tenant's folder fails (ENOTDIR).
+    const extracts = path.join(dir, 'extracts');
+    await rename(extracts, `${extracts}-aside`);
+    await writeFile(extracts, '');
+    try {
+      const deleted = await own.ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/tenants/${tenant.id}`,
+        headers: own.admin.headers,
+      });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      const gone = await own.ctx.app.inject({ url: `/api/v1/tenants/${tenant.id}`, headers: own.admin.headers });
+      expect(gone.statusCode).toBe(404);
+    } finally {
+      await rm(extracts);
+      await rename(`${extracts}-aside`, extracts);
+    }
+    const logged = logLines.filter((line) => line.includes("a deleted tenant's extract files could not be removed"));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 40, tenantId: tenant.id });
+    expect(logLines.join('\n')).not.toContain(password);
+    // What could not be removed is still there to remove by hand, as the log says.
+    expect(await filesIn(tenant.id)).toHaveLength(1);
+  }, 60_000);
 });
