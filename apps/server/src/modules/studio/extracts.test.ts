@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { eq } from 'drizzle-orm';
 import { studioExtracts } from '../../db/schema/index.js';
-import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { createTestContext, createUser, useTestContext, type TestUser } from '../../../test/harness.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
 
@@ -468,13 +468,13 @@ params:
   });
 });
 
-describe('a tenant whose extract files cannot be removed', () => {
+describe('an upload whose client goes away, and a tenant whose files cannot be removed', () => {
   const dir = path.join(tmpdir(), `extracts-own-${randomUUID()}`);
   const logLines: string[] = [];
   const own = useTestContext({
-    env: { LOG_LEVEL: 'warn' },
-    // A data folder of its own: the test swaps its extracts folder.
-    studio: { dir },
+    env: { STUDIO_EXTRACT_MAX_BYTES: String(256 * 1024 * 1024), LOG_LEVEL: 'warn' },
+    // A data folder of its own (the test below swaps its extracts folder), one thread: a slow reading.
+    studio: { dir, duckdbThreads: 1 },
     logStream: { write: (line) => logLines.push(line) },
   });
 
@@ -483,6 +483,52 @@ describe('a tenant whose extract files cannot be removed', () => {
   });
 
   const filesIn = (tenantId: string) => readdir(extractsDir(dir, tenantId)).catch(() => [] as string[]);
+
+  it('stops the reading in DuckDB when the client disconnects during it, keeping no file and no row', async () => {
+    const tenant = await createTenant(own.ctx, own.admin);
+    // Tens of megabytes: DuckDB reads them for a good while on one thread.
+    const body = salesCsv(2_000_000);
+    const address = await own.ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = new AbortController();
+      const sent = fetch(`${address}/api/v1/studio/extracts?name=abandoned`, {
+        method: 'POST',
+        headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
+        body,
+        signal: client.signal,
+      });
+      sent.catch(() => undefined);
+      // The reading has begun once DuckDB has made the extract's file beside the received upload.
+      const deadline = Date.now() + 60_000;
+      while (!(await filesIn(tenant.id)).some((name) => name.endsWith('.duckdb'))) {
+        expect(Date.now(), 'the reading never began').toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      client.abort();
+      await expect(sent).rejects.toThrow();
+
+      // The staging file and the half-made extract go; no row is ever written.
+      while ((await filesIn(tenant.id)).length > 0) {
+        expect(Date.now(), `left behind: ${(await filesIn(tenant.id)).join(', ')}`).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const listed = await own.ctx.app.inject({
+        url: '/api/v1/studio/extracts',
+        headers: tenantHeaders(own.admin, tenant.id),
+      });
+      expect(listed.json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+      // The loader is free again: the next upload is read and kept.
+      const next = await own.ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/studio/extracts?name=abandoned',
+        headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
+        payload: salesCsv(10),
+      });
+      expect(next.statusCode, next.body).toBe(201);
+    } finally {
+      await new Promise<void>((resolve) => own.ctx.app.server.close(() => resolve()));
+    }
+  }, 120_000);
 
   it("still deletes a tenant whose extract files cannot be removed, and logs it without the tenant's secrets", async () => {
     const password = 'pa55word-never-logged';
@@ -519,5 +565,36 @@ describe('a tenant whose extract files cannot be removed', () => {
     expect(logLines.join('\n')).not.toContain(password);
     // What could not be removed is still there to remove by hand, as the log says.
     expect(await filesIn(tenant.id)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the time limit of an upload’s reading (STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS)', () => {
+  it('stops a reading past it with 422 extract_timeout, keeping no file and no row', async () => {
+    // 1 ms: every reading runs past it.
+    const timed = await createTestContext({ studio: { extractConvertTimeoutMs: 1 } });
+    try {
+      const superuser = await createUser(timed, { isSuperuser: true });
+      const tenant = await createTenant(timed, superuser);
+      const response = await timed.app.inject({
+        method: 'POST',
+        url: '/api/v1/studio/extracts?name=slow',
+        headers: tenantHeaders(superuser, tenant.id, { 'content-type': 'text/csv' }),
+        payload: salesCsv(50_000),
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toEqual({
+        detail:
+          'The file took longer than 0.001 s to read and was not kept: send a smaller file, or Parquet, which reads faster',
+        code: 'extract_timeout',
+      });
+      expect(await readdir(extractsDir(timed.config.studio.dir, tenant.id))).toEqual([]);
+      const listed = await timed.app.inject({
+        url: '/api/v1/studio/extracts',
+        headers: tenantHeaders(superuser, tenant.id),
+      });
+      expect(listed.json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+    } finally {
+      await timed.close();
+    }
   }, 60_000);
 });
