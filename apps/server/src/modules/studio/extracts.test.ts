@@ -16,7 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { eq } from 'drizzle-orm';
 import { studioExtracts } from '../../db/schema/index.js';
-import { createTestContext, createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import {
+  createTestContext,
+  createUser,
+  useTestContext,
+  type TestContext,
+  type TestUser,
+} from '../../../test/harness.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
 
@@ -32,14 +38,16 @@ let readerA: TestUser;
 let writerB: TestUser;
 let scratch: string;
 
+/** An upload to `on` (the file's app unless another is given). */
 function upload(
   user: TestUser,
   tenantId: string | undefined,
   name: string,
   body: Buffer | string,
   contentType = 'text/csv',
+  on: TestContext = ctx,
 ) {
-  return ctx.app.inject({
+  return on.app.inject({
     method: 'POST',
     url: `/api/v1/studio/extracts?name=${encodeURIComponent(name)}`,
     headers: tenantHeaders(user, tenantId, { 'content-type': contentType }),
@@ -47,8 +55,8 @@ function upload(
   });
 }
 
-function list(user: TestUser, tenantId: string) {
-  return ctx.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(user, tenantId) });
+function list(user: TestUser, tenantId: string, on: TestContext = ctx) {
+  return on.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(user, tenantId) });
 }
 
 function remove(user: TestUser, tenantId: string | undefined, id: string) {
@@ -465,7 +473,7 @@ params:
     expect(await filesOf(kept.id)).toHaveLength(1);
     expect(await engine.heldFor(kept.id)).toEqual({ extractDatabase: true, cachedResults: 1 });
     expect(await runs[kept.id]!()).toMatchObject({ cached: true });
-  });
+  }, 60_000);
 });
 
 describe('an upload whose client goes away, and a tenant whose files cannot be removed', () => {
@@ -512,18 +520,9 @@ describe('an upload whose client goes away, and a tenant whose files cannot be r
         expect(Date.now(), `left behind: ${(await filesIn(tenant.id)).join(', ')}`).toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const listed = await own.ctx.app.inject({
-        url: '/api/v1/studio/extracts',
-        headers: tenantHeaders(own.admin, tenant.id),
-      });
-      expect(listed.json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+      expect((await list(own.admin, tenant.id, own.ctx)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
       // The loader is free again: the next upload is read and kept.
-      const next = await own.ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/studio/extracts?name=abandoned',
-        headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
-        payload: salesCsv(10),
-      });
+      const next = await upload(own.admin, tenant.id, 'abandoned', salesCsv(10), 'text/csv', own.ctx);
       expect(next.statusCode, next.body).toBe(201);
     } finally {
       await new Promise<void>((resolve) => own.ctx.app.server.close(() => resolve()));
@@ -535,12 +534,7 @@ describe('an upload whose client goes away, and a tenant whose files cannot be r
     const tenant = await createTenant(own.ctx, own.admin, {
       dburl: `postgresql://owner:${password}@db.example.test:5432/warehouse`,
     });
-    const uploaded = await own.ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/studio/extracts?name=stuck',
-      headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
-      payload: salesCsv(10),
-    });
+    const uploaded = await upload(own.admin, tenant.id, 'stuck', salesCsv(10), 'text/csv', own.ctx);
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     // A file where the extracts folder should be: removing the tenant's folder fails (ENOTDIR).
     const extracts = path.join(dir, 'extracts');
@@ -575,12 +569,7 @@ describe('the time limit of an upload’s reading (STUDIO_EXTRACT_CONVERT_TIMEOU
     try {
       const superuser = await createUser(timed, { isSuperuser: true });
       const tenant = await createTenant(timed, superuser);
-      const response = await timed.app.inject({
-        method: 'POST',
-        url: '/api/v1/studio/extracts?name=slow',
-        headers: tenantHeaders(superuser, tenant.id, { 'content-type': 'text/csv' }),
-        payload: salesCsv(50_000),
-      });
+      const response = await upload(superuser, tenant.id, 'slow', salesCsv(50_000), 'text/csv', timed);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json()).toEqual({
         detail:
@@ -588,11 +577,7 @@ describe('the time limit of an upload’s reading (STUDIO_EXTRACT_CONVERT_TIMEOU
         code: 'extract_timeout',
       });
       expect(await readdir(extractsDir(timed.config.studio.dir, tenant.id))).toEqual([]);
-      const listed = await timed.app.inject({
-        url: '/api/v1/studio/extracts',
-        headers: tenantHeaders(superuser, tenant.id),
-      });
-      expect(listed.json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+      expect((await list(superuser, tenant.id, timed)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
     } finally {
       await timed.close();
     }
