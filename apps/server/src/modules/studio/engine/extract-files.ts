@@ -130,8 +130,12 @@ export function createExtractLoader(options: ExtractLoaderOptions) {
       return result;
     };
     try {
-      await checked(connection.run(`ATTACH ${sqlString(target)} AS ${alias}`));
-      attached = true;
+      // Marked attached before a stop is looked for, so that the finally below detaches it.
+      await checked(
+        connection.run(`ATTACH ${sqlString(target)} AS ${alias}`).then(() => {
+          attached = true;
+        }),
+      );
       const reader = format === 'csv' ? `read_csv(${sqlString(source)})` : `read_parquet(${sqlString(source)})`;
       try {
         await checked(connection.run(`CREATE TABLE ${alias}.main.${EXTRACT_TABLE} AS SELECT * FROM ${reader}`));
