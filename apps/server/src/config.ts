@@ -131,6 +131,7 @@ const EnvSchema = z.object({
   STUDIO_ROW_CAP: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
   STUDIO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
   STUDIO_EXPORT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(120),
+  STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(300),
   STUDIO_DUCKDB_MEMORY_LIMIT: z
     .string()
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
@@ -290,6 +291,11 @@ export interface StudioConfig {
   duckdbThreads: number;
   /** Largest extract upload (STUDIO_EXTRACT_MAX_BYTES). */
   extractMaxBytes: number;
+  /**
+   * An upload's typing into its extract (DuckDB's reader) still running after this long is stopped in
+   * the engine and answered `extract_timeout`; nothing of the upload is kept.
+   */
+  extractConvertTimeoutMs: number;
 }
 
 export interface RedisConfig {
@@ -484,6 +490,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       duckdbMemoryLimit: env.STUDIO_DUCKDB_MEMORY_LIMIT,
       duckdbThreads: env.STUDIO_DUCKDB_THREADS,
       extractMaxBytes: env.STUDIO_EXTRACT_MAX_BYTES,
+      extractConvertTimeoutMs: Math.round(env.STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS * 1000),
     },
     billing: {
       provider: env.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe',

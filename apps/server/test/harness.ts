@@ -91,6 +91,8 @@ export async function createTestContext(
   options: {
     env?: Record<string, string>;
     config?: Partial<Config>;
+    /** Studio settings over the tests' own (a data folder of the test's, a tiny time limit). */
+    studio?: Partial<Config['studio']>;
     clock?: ReturnType<typeof createTestClock>;
     /** Adds routes of the test's own (a slow handler, say) before the app is ready. */
     extend?: (app: FastifyInstance) => void;
@@ -117,7 +119,12 @@ export async function createTestContext(
     rateLimits: generousRateLimits,
     outbox: { ...base.outbox, pollIntervalMs: 50, maxAttempts: 5, retryBaseMs: 20 },
     // A small demo data set, built once in a folder every test shares (the file name says its size).
-    studio: { ...base.studio, dir: path.join(tmpdir(), 'dataplatform-test-studio'), demoRows: 5_000 },
+    studio: {
+      ...base.studio,
+      dir: path.join(tmpdir(), 'dataplatform-test-studio'),
+      demoRows: 5_000,
+      ...options.studio,
+    },
     ...options.config,
   };
   const app = await buildApp(config, {

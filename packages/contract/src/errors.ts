@@ -98,6 +98,11 @@ export const ERROR_STATUS = {
   result_too_large: 422,
   /** An uploaded extract DuckDB cannot read as the CSV or Parquet file it claims to be. */
   extract_invalid: 422,
+  /**
+   * An uploaded extract took longer than STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS to read (type) and was
+   * stopped; nothing of it is kept.
+   */
+  extract_timeout: 422,
   /** Too many attempts; the Retry-After header says when to try again. */
   rate_limited: 429,
   /** The request's headers (cookies, a token, a padding) exceed what the server reads. */

@@ -44,6 +44,9 @@ export const studioExtractMessages = {
   contentType: `Send the file as the request body with Content-Type ${STUDIO_EXTRACT_CONTENT_TYPES.csv} or ${STUDIO_EXTRACT_CONTENT_TYPES.parquet}`,
   empty: 'The request has no file: send the file as the request body',
   tooLarge: (maxBytes: number) => `The file is larger than the ${maxBytes} bytes an extract may have`,
+  timedOut: (seconds: number) =>
+    `The file took longer than ${seconds} s to read and was not kept: send a smaller file, or Parquet, which reads faster`,
+  cancelled: 'The upload was cancelled before its file was read',
 } as const;
 
 export const StudioExtractNameSchema = z

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { describeError } from '../lib/errors.js';
 import { deriveKey } from '../lib/keys.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { RedisConnection } from '../lib/redis.js';
@@ -198,7 +199,28 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     openUrl: (tenantId, sealedUrl) => tenantSecrets.open(sealedUrl, tenantId),
     log,
   });
-  const tenants = createTenantsService({ db, clock, config, secrets: tenantSecrets, pools: tenantPools, audit, log });
+  const tenants = createTenantsService({
+    db,
+    clock,
+    config,
+    secrets: tenantSecrets,
+    pools: tenantPools,
+    audit,
+    log,
+    // Studio is built below; a tenant is deleted only once the app serves. The engine lets go of its
+    // extract database and cached results first, then the files go.
+    afterDelete: async (tenantId) => {
+      await studioEngine
+        .forgetTenant(tenantId)
+        .catch((error: unknown) =>
+          log.warn(
+            { tenantId, err: describeError(error) },
+            "a deleted tenant's cached Studio results could not be dropped",
+          ),
+        );
+      await extracts.removeTenantFiles(tenantId);
+    },
+  });
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.

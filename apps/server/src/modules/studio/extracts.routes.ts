@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
 import type { StudioScope } from './engine/engine.js';
@@ -86,6 +87,7 @@ export const extractsRoutes: FastifyPluginAsyncZod<{ extracts: ExtractsService }
           contentType: request.headers['content-type'],
           contentLength: request.headers['content-length'],
           body: request.body as Readable | undefined,
+          signal: disconnectSignal(reply),
         });
         return await reply.code(201).send(created);
       } catch (error) {

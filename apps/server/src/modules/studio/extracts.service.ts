@@ -22,6 +22,8 @@ import type { ExtractCatalog, StudioScope } from './engine/engine.js';
 import {
   extractFile,
   extractsDir,
+  ExtractCancelled,
+  ExtractTimedOut,
   removeDuckdbFile,
   UnreadableExtract,
   type ExtractFormat,
@@ -41,6 +43,8 @@ export interface ExtractUpload {
   contentType: string | undefined;
   contentLength: string | undefined;
   body: Readable | undefined;
+  /** Aborted when the client goes away: the reading of the file stops in DuckDB. */
+  signal?: AbortSignal | undefined;
 }
 
 const invalid = (detail: string) => new AppError('extract_invalid', detail);
@@ -95,7 +99,9 @@ class ByteCounter extends Transform {
  * Studio extracts (STUDIO-SOURCE-*): a tenant's CSV and Parquet files, each typed by DuckDB into a
  * table of the tenant's `extract` source. An upload is streamed to a file of its own (never held
  * in memory), cut off past STUDIO_EXTRACT_MAX_BYTES, typed whole by DuckDB's reader, and only then
- * recorded; whatever fails leaves no file and no row behind. Another tenant's extract is a 404.
+ * recorded; whatever fails leaves no file and no row behind. The reading is stopped in DuckDB past
+ * STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS (`extract_timeout`) or when the client goes away. Another
+ * tenant's extract is a 404.
  */
 export function createExtractsService(deps: {
   db: Database;
@@ -177,13 +183,25 @@ export function createExtractsService(deps: {
         }
         let loaded;
         try {
-          loaded = await loader.load(part, format, target);
+          loaded = await loader.load(part, format, target, {
+            timeoutMs: config.extractConvertTimeoutMs,
+            signal: upload.signal,
+          });
         } catch (error) {
           if (error instanceof UnreadableExtract) {
             throw invalid(`The file could not be read as ${format === 'csv' ? 'CSV' : 'Parquet'}: ${error.message}`);
           }
+          if (error instanceof ExtractTimedOut) {
+            throw new AppError(
+              'extract_timeout',
+              studioExtractMessages.timedOut(config.extractConvertTimeoutMs / 1000),
+            );
+          }
+          if (error instanceof ExtractCancelled) throw badRequest(studioExtractMessages.cancelled);
           throw error;
         }
+        // A client gone between the reading and the record: nothing is kept.
+        if (upload.signal?.aborted) throw badRequest(studioExtractMessages.cancelled);
         const row = await db.transaction(async (tx) => {
           const inserted = await insertExtract(tx, {
             id,
@@ -215,6 +233,16 @@ export function createExtractsService(deps: {
         );
         if (!kept) await removeDuckdbFile(target);
       }
+    },
+
+    /**
+     * Removes the folder of a deleted tenant's extract files (their rows went with the tenant). A
+     * failure is logged, not thrown: the deletion has committed and its answer must go out.
+     */
+    async removeTenantFiles(tenantId: string): Promise<void> {
+      await rm(extractsDir(config.dir, tenantId), { recursive: true, force: true }).catch((error: unknown) =>
+        log.warn({ tenantId, err: describeError(error) }, "a deleted tenant's extract files could not be removed"),
+      );
     },
 
     /** Removes the row (with its audit entry), then the file; another tenant's id is a 404. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,7 +14,16 @@ import {
 } from '@dataplatform/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
-import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { eq } from 'drizzle-orm';
+import { studioExtracts } from '../../db/schema/index.js';
+import {
+  createTestContext,
+  createUser,
+  useTestContext,
+  type TestContext,
+  type TestUser,
+} from '../../../test/harness.js';
+import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -29,48 +38,33 @@ let readerA: TestUser;
 let writerB: TestUser;
 let scratch: string;
 
-async function tenant(name: string, members: TestUser[]): Promise<TenantPublic> {
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/tenants/',
-    headers: admin.headers,
-    payload: { name },
-  });
-  const row = created.json<TenantPublic>();
-  await ctx.app.inject({
-    method: 'PUT',
-    url: `/api/v1/tenants/${row.id}/members`,
-    headers: admin.headers,
-    payload: members.map((member) => member.id),
-  });
-  return row;
-}
-
-function headers(user: TestUser, tenantId: string | undefined, extra: Record<string, string> = {}) {
-  return { ...user.headers, ...(tenantId ? { 'x-tenant-id': tenantId } : {}), ...extra };
-}
-
+/** An upload to `on` (the file's app unless another is given). */
 function upload(
   user: TestUser,
   tenantId: string | undefined,
   name: string,
   body: Buffer | string,
   contentType = 'text/csv',
+  on: TestContext = ctx,
 ) {
-  return ctx.app.inject({
+  return on.app.inject({
     method: 'POST',
     url: `/api/v1/studio/extracts?name=${encodeURIComponent(name)}`,
-    headers: headers(user, tenantId, { 'content-type': contentType }),
+    headers: tenantHeaders(user, tenantId, { 'content-type': contentType }),
     payload: body,
   });
 }
 
-function list(user: TestUser, tenantId: string) {
-  return ctx.app.inject({ url: '/api/v1/studio/extracts', headers: headers(user, tenantId) });
+function list(user: TestUser, tenantId: string, on: TestContext = ctx) {
+  return on.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(user, tenantId) });
 }
 
 function remove(user: TestUser, tenantId: string | undefined, id: string) {
-  return ctx.app.inject({ method: 'DELETE', url: `/api/v1/studio/extracts/${id}`, headers: headers(user, tenantId) });
+  return ctx.app.inject({
+    method: 'DELETE',
+    url: `/api/v1/studio/extracts/${id}`,
+    headers: tenantHeaders(user, tenantId),
+  });
 }
 
 async function preview(user: TestUser, tenantId: string, sql: string, kind: 'table' | 'kpi' = 'table') {
@@ -78,7 +72,7 @@ async function preview(user: TestUser, tenantId: string, sql: string, kind: 'tab
   return ctx.app.inject({
     method: 'POST',
     url: '/api/v1/studio/preview',
-    headers: headers(user, tenantId),
+    headers: tenantHeaders(user, tenantId),
     payload: { definition: `title: T\nsource: extract\nblocks:\n  - id: b\n    ${block}\n`, block: 'b' },
   });
 }
@@ -128,8 +122,8 @@ beforeAll(async () => {
     grants: [PERMISSIONS.sourcesWrite, PERMISSIONS.reportsWrite],
     userIds: [writerA.id, writerB.id],
   });
-  tenantA = await tenant(`extracts-a-${randomUUID()}`, [writerA, readerA]);
-  tenantB = await tenant(`extracts-b-${randomUUID()}`, [writerB]);
+  tenantA = await createTenant(ctx, admin, { members: [writerA, readerA] });
+  tenantB = await createTenant(ctx, admin, { members: [writerB] });
 });
 
 afterAll(async () => {
@@ -165,11 +159,14 @@ describe('Studio extracts (STUDIO-SOURCE-2..6)', () => {
     expect(listed.statusCode).toBe(200);
     expect(listed.json<StudioExtracts>()).toMatchObject({ count: 1, data: [{ id: created.id, name: 'sales' }] });
 
-    const sources = await ctx.app.inject({ url: '/api/v1/studio/sources', headers: headers(readerA, tenantA.id) });
+    const sources = await ctx.app.inject({
+      url: '/api/v1/studio/sources',
+      headers: tenantHeaders(readerA, tenantA.id),
+    });
     expect(sources.json<{ data: { id: string }[] }>().data.map((source) => source.id)).toEqual(['demo', 'extract']);
     const tables = await ctx.app.inject({
       url: '/api/v1/studio/sources/extract/tables',
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
     });
     expect(tables.statusCode).toBe(200);
     expect(tables.json()).toEqual({ data: created.tables, count: 1 });
@@ -178,7 +175,7 @@ describe('Studio extracts (STUDIO-SOURCE-2..6)', () => {
     const report = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: headers(writerA, tenantA.id),
+      headers: tenantHeaders(writerA, tenantA.id),
       payload: {
         definition: `title: Sales
 source: extract
@@ -197,7 +194,7 @@ params:
     const kpi = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'total', params: { region: 'south' } },
     });
     expect(kpi.statusCode, kpi.body).toBe(200);
@@ -207,7 +204,7 @@ params:
     const page = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'rows', skip: 995, limit: 10, sort: [{ column: 'units', direction: 'desc' }] },
     });
     expect(page.statusCode, page.body).toBe(200);
@@ -227,7 +224,7 @@ params:
     const after = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${reportId}/run`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'total' },
     });
     expect(after.statusCode).toBe(422);
@@ -261,7 +258,7 @@ params:
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: headers(writerA, tenantA.id),
+      headers: tenantHeaders(writerA, tenantA.id),
       payload: {
         definition:
           'title: Numbers\nsource: extract\nblocks:\n  - id: all\n    table: { sql: "SELECT id, bucket FROM numbers" }\n',
@@ -271,7 +268,7 @@ params:
     const exported = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/studio/reports/${created.json<ReportPublic>().id}/export`,
-      headers: headers(readerA, tenantA.id),
+      headers: tenantHeaders(readerA, tenantA.id),
       payload: { block: 'all', sort: [{ column: 'id', direction: 'desc' }] },
     });
     expect(exported.statusCode, exported.body).toBe(200);
@@ -290,7 +287,7 @@ params:
     try {
       const response = await fetch(`${address}/api/v1/studio/extracts?name=over_http`, {
         method: 'POST',
-        headers: headers(writerA, tenantA.id, { 'content-type': 'text/csv' }),
+        headers: tenantHeaders(writerA, tenantA.id, { 'content-type': 'text/csv' }),
         body: salesCsv(1_000),
         signal: AbortSignal.timeout(60_000),
       });
@@ -318,7 +315,7 @@ params:
     const streamed = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/extracts?name=too_big',
-      headers: headers(writerA, tenantA.id, { 'content-type': 'text/csv' }),
+      headers: tenantHeaders(writerA, tenantA.id, { 'content-type': 'text/csv' }),
       payload: Readable.from(chunks),
     });
     expect(streamed.statusCode).toBe(413);
@@ -427,4 +424,162 @@ params:
     const none = await ctx.app.inject({ url: '/api/v1/studio/sources/extract/tables', headers: writerA.headers });
     expect(none.statusCode).toBe(404);
   });
+
+  it('deleting a tenant deletes its extract files and rows, closes its extract database and drops its cached results, and no other tenant loses any', async () => {
+    const engine = ctx.app.services.studioEngine;
+    const doomed = await createTenant(ctx, admin, { members: [writerA] });
+    const kept = await createTenant(ctx, admin, { members: [writerA] });
+    const runs: Record<string, () => Promise<{ cached: boolean; rows: unknown[][] }>> = {};
+    for (const tenant of [doomed, kept]) {
+      expect((await upload(writerA, tenant.id, 'sales', salesCsv(300))).statusCode).toBe(201);
+      const report = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/studio/reports',
+        headers: tenantHeaders(writerA, tenant.id),
+        payload: {
+          definition:
+            'title: Units\nsource: extract\ncache: 5m\nblocks:\n  - id: u\n    kpi: { sql: "SELECT sum(units) AS v FROM sales", value: v }\n',
+        },
+      });
+      expect(report.statusCode, report.body).toBe(201);
+      runs[tenant.id] = async () => {
+        const run = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/v1/studio/reports/${report.json<ReportPublic>().id}/run`,
+          headers: tenantHeaders(writerA, tenant.id),
+          payload: { block: 'u' },
+        });
+        expect(run.statusCode, run.body).toBe(200);
+        return run.json<{ cached: boolean; rows: unknown[][] }>();
+      };
+      expect((await runs[tenant.id]!()).cached).toBe(false);
+      expect((await runs[tenant.id]!()).cached).toBe(true);
+    }
+    expect(await engine.heldFor(doomed.id)).toEqual({ extractDatabase: true, cachedResults: 1 });
+    expect(await filesOf(doomed.id)).toHaveLength(1);
+
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tenants/${doomed.id}`,
+      headers: admin.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await expect(stat(extractsDir(ctx.config.studio.dir, doomed.id))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await engine.heldFor(doomed.id)).toEqual({ extractDatabase: false, cachedResults: 0 });
+    const rows = await ctx.database.db.select().from(studioExtracts).where(eq(studioExtracts.tenantId, doomed.id));
+    expect(rows).toEqual([]);
+
+    // The other tenant keeps its file, its open database and its cached result.
+    expect(await filesOf(kept.id)).toHaveLength(1);
+    expect(await engine.heldFor(kept.id)).toEqual({ extractDatabase: true, cachedResults: 1 });
+    expect(await runs[kept.id]!()).toMatchObject({ cached: true });
+  }, 60_000);
+});
+
+describe('an upload whose client goes away, and a tenant whose files cannot be removed', () => {
+  const dir = path.join(tmpdir(), `extracts-own-${randomUUID()}`);
+  const logLines: string[] = [];
+  const own = useTestContext({
+    env: { STUDIO_EXTRACT_MAX_BYTES: String(256 * 1024 * 1024), LOG_LEVEL: 'warn' },
+    // A data folder of its own (the test below swaps its extracts folder), one thread: a slow reading.
+    studio: { dir, duckdbThreads: 1 },
+    logStream: { write: (line) => logLines.push(line) },
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const filesIn = (tenantId: string) => readdir(extractsDir(dir, tenantId)).catch(() => [] as string[]);
+
+  it('stops the reading in DuckDB when the client disconnects during it, keeping no file and no row', async () => {
+    const tenant = await createTenant(own.ctx, own.admin);
+    // Tens of megabytes: DuckDB reads them for a good while on one thread.
+    const body = salesCsv(2_000_000);
+    const address = await own.ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = new AbortController();
+      const sent = fetch(`${address}/api/v1/studio/extracts?name=abandoned`, {
+        method: 'POST',
+        headers: tenantHeaders(own.admin, tenant.id, { 'content-type': 'text/csv' }),
+        body,
+        signal: client.signal,
+      });
+      sent.catch(() => undefined);
+      // The reading has begun once DuckDB has made the extract's file beside the received upload.
+      const deadline = Date.now() + 60_000;
+      while (!(await filesIn(tenant.id)).some((name) => name.endsWith('.duckdb'))) {
+        expect(Date.now(), 'the reading never began').toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      client.abort();
+      await expect(sent).rejects.toThrow();
+
+      // The staging file and the half-made extract go; no row is ever written.
+      while ((await filesIn(tenant.id)).length > 0) {
+        expect(Date.now(), `left behind: ${(await filesIn(tenant.id)).join(', ')}`).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await list(own.admin, tenant.id, own.ctx)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+      // The loader is free again: the next upload is read and kept.
+      const next = await upload(own.admin, tenant.id, 'abandoned', salesCsv(10), 'text/csv', own.ctx);
+      expect(next.statusCode, next.body).toBe(201);
+    } finally {
+      await new Promise<void>((resolve) => own.ctx.app.server.close(() => resolve()));
+    }
+  }, 120_000);
+
+  it("still deletes a tenant whose extract files cannot be removed, and logs it without the tenant's secrets", async () => {
+    const password = 'pa55word-never-logged';
+    const tenant = await createTenant(own.ctx, own.admin, {
+      dburl: `postgresql://owner:${password}@db.example.test:5432/warehouse`,
+    });
+    const uploaded = await upload(own.admin, tenant.id, 'stuck', salesCsv(10), 'text/csv', own.ctx);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    // A file where the extracts folder should be: removing the tenant's folder fails (ENOTDIR).
+    const extracts = path.join(dir, 'extracts');
+    await rename(extracts, `${extracts}-aside`);
+    await writeFile(extracts, '');
+    try {
+      const deleted = await own.ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/tenants/${tenant.id}`,
+        headers: own.admin.headers,
+      });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      const gone = await own.ctx.app.inject({ url: `/api/v1/tenants/${tenant.id}`, headers: own.admin.headers });
+      expect(gone.statusCode).toBe(404);
+    } finally {
+      await rm(extracts);
+      await rename(`${extracts}-aside`, extracts);
+    }
+    const logged = logLines.filter((line) => line.includes("a deleted tenant's extract files could not be removed"));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 40, tenantId: tenant.id });
+    expect(logLines.join('\n')).not.toContain(password);
+    // What could not be removed is still there to remove by hand, as the log says.
+    expect(await filesIn(tenant.id)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the time limit of an upload’s reading (STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS)', () => {
+  it('stops a reading past it with 422 extract_timeout, keeping no file and no row', async () => {
+    // 1 ms: every reading runs past it.
+    const timed = await createTestContext({ studio: { extractConvertTimeoutMs: 1 } });
+    try {
+      const superuser = await createUser(timed, { isSuperuser: true });
+      const tenant = await createTenant(timed, superuser);
+      const response = await upload(superuser, tenant.id, 'slow', salesCsv(50_000), 'text/csv', timed);
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toEqual({
+        detail:
+          'The file took longer than 0.001 s to read and was not kept: send a smaller file, or Parquet, which reads faster',
+        code: 'extract_timeout',
+      });
+      expect(await readdir(extractsDir(timed.config.studio.dir, tenant.id))).toEqual([]);
+      expect((await list(superuser, tenant.id, timed)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
+    } finally {
+      await timed.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
 import { createTestContext, createUser, type TestContext, type TestUser } from '../../../test/harness.js';
 import { METRICS_TOKEN, scrape } from '../../../test/metrics.js';
+import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix } from '../../../test/redis.js';
 
 /**
@@ -100,4 +101,47 @@ describe('two instances sharing Redis share the report cache', () => {
     expect(await executions(a)).toBe(aBefore + 1);
     expect(await executions(b)).toBe(bBefore);
   });
+
+  it("drops a deleted tenant's cached results from Redis, and no other tenant's", async () => {
+    const [a] = instances;
+    const admin = await createUser(ctx, { isSuperuser: true });
+    const [doomed, kept] = [await createTenant(ctx, admin), await createTenant(ctx, admin)];
+    for (const tenant of [doomed, kept]) {
+      const headers = tenantHeaders(admin, tenant.id);
+      const uploaded = await a.inject({
+        method: 'POST',
+        url: '/api/v1/studio/extracts?name=sales',
+        headers: { ...headers, 'content-type': 'text/csv' },
+        payload: 'region,units\nnorth,3\nsouth,4\n',
+      });
+      expect(uploaded.statusCode, uploaded.body).toBe(201);
+      const report = await a.inject({
+        method: 'POST',
+        url: '/api/v1/studio/reports',
+        headers,
+        payload: {
+          definition:
+            'title: Units\nsource: extract\ncache: 5m\nblocks:\n  - id: u\n    kpi: { sql: "SELECT sum(units) AS v FROM sales", value: v }\n',
+        },
+      });
+      expect(report.statusCode, report.body).toBe(201);
+      const ran = await a.inject({
+        method: 'POST',
+        url: `/api/v1/studio/reports/${report.json<{ id: string }>().id}/run`,
+        headers,
+        payload: { block: 'u' },
+      });
+      expect(ran.json<ReportRunResult>()).toMatchObject({ rows: [[7]], cached: false });
+    }
+    const keysOf = (tenantId: string) => inspector.keys(`${prefix}studio-result:t:${tenantId}:*`);
+    expect(await keysOf(doomed.id)).toHaveLength(1);
+    expect(await a.services.studioEngine.heldFor(doomed.id)).toMatchObject({ cachedResults: 1 });
+
+    const deleted = await a.inject({ method: 'DELETE', url: `/api/v1/tenants/${doomed.id}`, headers: admin.headers });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await keysOf(doomed.id)).toEqual([]);
+    expect(await a.services.studioEngine.heldFor(doomed.id)).toMatchObject({ cachedResults: 0 });
+    expect(await keysOf(kept.id)).toHaveLength(1);
+    // The first upload starts the instance's DuckDB loader: seconds on a busy machine.
+  }, 90_000);
 });

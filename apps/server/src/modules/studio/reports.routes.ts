@@ -20,10 +20,11 @@ import {
   StudioAccessSchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied } from '../../lib/route-responses.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { HasPermission } from '../../lib/auth-context.js';
@@ -46,18 +47,6 @@ const CsvBodySchema = z.unknown().meta({ type: 'string', description: 'CSV (RFC 
 /** The tenant the request chose (checked against the caller by the tenant-context plugin), or none. */
 function scopeOf(request: FastifyRequest): StudioScope {
   return { tenantId: request.tenant?.id ?? null, sealedDburl: request.tenant?.sealedDburl ?? null };
-}
-
-/**
- * Aborted when the client goes away before its answer is sent, so the engine stops the query
- * (STUDIO-REPORT-8). The reply's `close` comes once the answer is written or the connection dropped.
- */
-function disconnectSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 export const reportsRoutes: FastifyPluginAsyncZod<{

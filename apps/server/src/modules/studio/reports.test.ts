@@ -10,6 +10,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { BUILT_IN_REPORTS } from './built-in-reports.js';
 
 const { ctx, admin } = useTestContext();
@@ -37,27 +38,6 @@ let readerA: TestUser;
 /** A member of B holding reports:write. */
 let writerB: TestUser;
 
-async function tenant(name: string, members: TestUser[]): Promise<TenantPublic> {
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/tenants/',
-    headers: admin.headers,
-    payload: { name },
-  });
-  const row = created.json<TenantPublic>();
-  await ctx.app.inject({
-    method: 'PUT',
-    url: `/api/v1/tenants/${row.id}/members`,
-    headers: admin.headers,
-    payload: members.map((member) => member.id),
-  });
-  return row;
-}
-
-function as(user: TestUser, tenantId?: string) {
-  return { ...user.headers, ...(tenantId ? { 'x-tenant-id': tenantId } : {}) };
-}
-
 function api(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
@@ -68,7 +48,7 @@ function api(
   return ctx.app.inject({
     method,
     url: `/api/v1/studio${url}`,
-    headers: as(user, tenantId),
+    headers: tenantHeaders(user, tenantId),
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
@@ -93,8 +73,8 @@ beforeAll(async () => {
   readerA = await createUser(ctx);
   writerB = await createUser(ctx);
   await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [writerA.id, writerB.id] });
-  tenantA = await tenant('Reports A', [writerA, readerA]);
-  tenantB = await tenant('Reports B', [writerB]);
+  tenantA = await createTenant(ctx, admin, { name: 'Reports A', members: [writerA, readerA] });
+  tenantB = await createTenant(ctx, admin, { name: 'Reports B', members: [writerB] });
 });
 
 describe('the editor’s reads (STUDIO-EDIT-4, STUDIO-EDIT-1)', () => {

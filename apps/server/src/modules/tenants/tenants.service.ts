@@ -69,6 +69,11 @@ export function createTenantsService(deps: {
   pools: TenantPools;
   audit: AuditService;
   log: FastifyBaseLogger;
+  /**
+   * Told once a tenant's deletion has committed, to let go of what lives outside the database (its
+   * Studio extract files, databases and cached results). Its failure is logged, never answered.
+   */
+  afterDelete?: (tenantId: string) => Promise<void>;
 }) {
   const { db, clock, config, secrets, pools, audit, log } = deps;
   const target = (id: string) => ({ targetType: AUDIT_TARGET_TYPES.tenant, targetId: id });
@@ -190,7 +195,11 @@ export function createTenantsService(deps: {
       return toTenantPublic(after);
     },
 
-    /** Removes the tenant and its memberships and closes its pool; its database is left as it is. */
+    /**
+     * Removes the tenant and its memberships (its Studio reports and extract rows cascade), closes
+     * its pool, then, the deletion committed, has `afterDelete` remove what it kept elsewhere; its
+     * own database is left as it is.
+     */
     async remove(actor: Actor, id: string): Promise<void> {
       await db.transaction(async (tx) => {
         const deleted = await deleteTenant(tx, id);
@@ -203,6 +212,11 @@ export function createTenantsService(deps: {
         });
       });
       pools.close(id);
+      await deps
+        .afterDelete?.(id)
+        .catch((error: unknown) =>
+          log.warn({ tenantId: id, err: describeError(error) }, "a deleted tenant's files could not all be removed"),
+        );
     },
 
     async checkConnection(id: string): Promise<TenantConnectionCheck> {

@@ -106,6 +106,13 @@ export interface StudioEngine {
    * `result_too_large` before the first row); the time limit is `exportTimeoutMs`. Never cached.
    */
   exportRows(request: ExportRequest): Promise<RowStream>;
+  /**
+   * Lets go of everything the engine holds of a deleted tenant: its extract database closes (once
+   * the queries still using it end), its cached results are dropped, and no later run keeps any.
+   */
+  forgetTenant(tenantId: string): Promise<void>;
+  /** What the engine holds of a tenant: an open extract database, cached results (tests look at it). */
+  heldFor(tenantId: string): Promise<{ extractDatabase: boolean; cachedResults: number }>;
   close(): Promise<void>;
 }
 
@@ -192,6 +199,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   const queues = new Map<string, { grant: () => void }[]>();
   let demo: Promise<DuckDBInstance> | undefined;
   const extractDatabases = new Map<string, ExtractDatabase>();
+  /** Deleted tenants: a run that began before the deletion opens nothing and caches nothing for them. */
+  const forgotten = new Set<string>();
   let closed = false;
 
   function demoInstance(): Promise<DuckDBInstance> {
@@ -226,6 +235,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const catalog = deps.extracts;
     if (!catalog) throw notFoundSource('extract');
     const extracts = [...(await catalog.list(tenantId))].sort((a, b) => a.id.localeCompare(b.id));
+    if (forgotten.has(tenantId)) throw notFoundSource('extract');
     const key = extracts.map((extract) => extract.id).join(',');
     let database = extractDatabases.get(tenantId);
     if (database?.key !== key) {
@@ -509,6 +519,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     instance: DuckDBInstance;
     tables: ReadonlySet<string>;
     version: string;
+    /** Whose data it holds: undefined for the demo, shared by everyone. */
+    tenantId?: string;
     /** Keeps the database open while the execution uses it (a new extract may retire it meanwhile). */
     hold: () => () => void;
     release: () => void;
@@ -532,6 +544,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       tables: database.tables,
       // The set of extract ids: the same on every instance of a fleet, new when one is added or deleted.
       version: `extract:${tenantId}:${database.key}`,
+      tenantId,
       hold: () => {
         database.users += 1;
         let held = true;
@@ -563,15 +576,18 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
         guardConnection.closeSync();
       }
       const execution: Execution = { ...prepared, shape: request.shape, skip, limit, sort };
-      const key = resultKey([
-        source.version,
-        execution.text,
-        Object.entries(execution.values).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}n` : v]),
-        request.shape,
-        skip,
-        limit,
-        sort,
-      ]);
+      const key = resultKey(
+        [
+          source.version,
+          execution.text,
+          Object.entries(execution.values).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}n` : v]),
+          request.shape,
+          skip,
+          limit,
+          sort,
+        ],
+        source.tenantId,
+      );
       const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
       if (ttl > 0) {
         const hit = await cache.get(key);
@@ -584,7 +600,9 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
         try {
           deps.metrics?.studioQueryExecuted(request.source);
           const stored = await executeDuckdb(instance, execution, signal);
-          if (ttl > 0) await cache.set(key, stored, ttl);
+          if (ttl > 0 && !(source.tenantId !== undefined && forgotten.has(source.tenantId))) {
+            await cache.set(key, stored, ttl);
+          }
           return stored;
         } finally {
           unhold();
@@ -627,15 +645,10 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const values = valuesFor(bound.names, request.params);
     await checkPostgresSql(bound.text, values.length);
     // Live data: a result is reused only for the report's cache time, per tenant and per URL.
-    const key = resultKey([
-      `tenant:${tenantId}:${sealed}`,
-      bound.text,
-      values,
-      request.shape,
-      paging.skip,
-      paging.limit,
-      paging.sort,
-    ]);
+    const key = resultKey(
+      [`tenant:${tenantId}:${sealed}`, bound.text, values, request.shape, paging.skip, paging.limit, paging.sort],
+      tenantId,
+    );
     const ttl = request.cacheKey !== undefined ? (request.cacheTtlSeconds ?? 0) : 0;
     if (ttl > 0) {
       const hit = await cache.get(key);
@@ -656,7 +669,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
             signal,
           }),
         );
-        if (ttl > 0) await cache.set(key, stored, ttl);
+        if (ttl > 0 && !forgotten.has(tenantId)) await cache.set(key, stored, ttl);
         return stored;
       } finally {
         release();
@@ -866,6 +879,19 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     },
     run,
     exportRows,
+    async forgetTenant(tenantId) {
+      forgotten.add(tenantId);
+      const database = extractDatabases.get(tenantId);
+      if (database) {
+        extractDatabases.delete(tenantId);
+        database.retired = true;
+        closeWhenUnused(database);
+      }
+      await cache.dropTenant(tenantId);
+    },
+    async heldFor(tenantId) {
+      return { extractDatabase: extractDatabases.has(tenantId), cachedResults: await cache.countTenant(tenantId) };
+    },
     async close() {
       closed = true;
       for (const database of extractDatabases.values()) {

@@ -44,6 +44,23 @@ export class UnreadableExtract extends Error {
   override name = 'UnreadableExtract';
 }
 
+/** The reading ran past its time limit and was interrupted in DuckDB. */
+export class ExtractTimedOut extends Error {
+  override name = 'ExtractTimedOut';
+}
+
+/** The reading was interrupted in DuckDB because its upload's client went away. */
+export class ExtractCancelled extends Error {
+  override name = 'ExtractCancelled';
+}
+
+/** How long one file's reading may take, and what stops it sooner. */
+interface LoadLimits {
+  timeoutMs: number;
+  /** Aborted when the client goes away: the reading stops (also while it waits for its turn). */
+  signal?: AbortSignal | undefined;
+}
+
 export interface ExtractLoaderOptions {
   studioDir: string;
   memoryLimit: string;
@@ -76,30 +93,79 @@ export function createExtractLoader(options: ExtractLoaderOptions) {
     return loader;
   }
 
-  async function load(source: string, format: ExtractFormat, target: string): Promise<LoadedExtract> {
+  async function load(
+    source: string,
+    format: ExtractFormat,
+    target: string,
+    limits: LoadLimits,
+  ): Promise<LoadedExtract> {
+    const { signal } = limits;
+    if (signal?.aborted) throw new ExtractCancelled();
     const connection: DuckDBConnection = await (await instance()).connect();
     const alias = `load_${randomBytes(8).toString('hex')}`;
     let attached = false;
+    // The time limit and the client's going away both interrupt the statement running; one
+    // interrupted between two statements is caught by `stopped()` after each.
+    let timedOut = false;
+    const interrupt = () => connection.interrupt();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      interrupt();
+    }, limits.timeoutMs);
+    signal?.addEventListener('abort', interrupt, { once: true });
+    const stopped = () => {
+      if (timedOut) return new ExtractTimedOut();
+      if (signal?.aborted) return new ExtractCancelled();
+      return undefined;
+    };
+    const checked = async <T>(work: Promise<T>): Promise<T> => {
+      let result: T;
+      try {
+        result = await work;
+      } catch (error) {
+        throw stopped() ?? error;
+      }
+      const stop = stopped();
+      if (stop) throw stop;
+      return result;
+    };
     try {
-      await connection.run(`ATTACH ${sqlString(target)} AS ${alias}`);
-      attached = true;
+      // Marked attached before a stop is looked for, so that the finally below detaches it.
+      await checked(
+        connection.run(`ATTACH ${sqlString(target)} AS ${alias}`).then(() => {
+          attached = true;
+        }),
+      );
       const reader = format === 'csv' ? `read_csv(${sqlString(source)})` : `read_parquet(${sqlString(source)})`;
       try {
-        await connection.run(`CREATE TABLE ${alias}.main.${EXTRACT_TABLE} AS SELECT * FROM ${reader}`);
+        await checked(connection.run(`CREATE TABLE ${alias}.main.${EXTRACT_TABLE} AS SELECT * FROM ${reader}`));
       } catch (error) {
+        if (error instanceof ExtractTimedOut || error instanceof ExtractCancelled) throw error;
         throw new UnreadableExtract(readerMessage(describeError(error), source));
       }
-      const counted = await connection.runAndReadAll(`SELECT count(*) FROM ${alias}.main.${EXTRACT_TABLE}`);
-      const described = await connection.runAndReadAll(
-        `SELECT column_name, data_type FROM duckdb_columns()
+      const counted = await checked(connection.runAndReadAll(`SELECT count(*) FROM ${alias}.main.${EXTRACT_TABLE}`));
+      const described = await checked(
+        connection.runAndReadAll(
+          `SELECT column_name, data_type FROM duckdb_columns()
          WHERE database_name = '${alias}' AND schema_name = 'main' AND table_name = '${EXTRACT_TABLE}'
          ORDER BY column_index`,
+        ),
       );
       const columns = (described.getRows() as [string, string][]).map(([name, type]) => ({ name, type }));
       if (columns.length === 0) throw new UnreadableExtract('The file has no columns.');
       return { rows: Number(counted.getRows()[0]?.[0] ?? 0), columns };
     } finally {
-      if (attached) await connection.run(`DETACH ${alias}`).catch(() => undefined);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', interrupt);
+      if (attached) {
+        // An interrupt may still be pending on this connection: a fresh one detaches then (an attached
+        // file is the instance's, whichever connection attached it).
+        await connection.run(`DETACH ${alias}`).catch(async () => {
+          const other = await (await instance()).connect();
+          await other.run(`DETACH ${alias}`).catch(() => undefined);
+          other.closeSync();
+        });
+      }
       connection.closeSync();
     }
   }
@@ -107,12 +173,14 @@ export function createExtractLoader(options: ExtractLoaderOptions) {
   return {
     /**
      * Types `source` (an uploaded file) with DuckDB's reader for `format` into the new DuckDB file
-     * `target`. Throws UnreadableExtract when the reader refuses the file; `target` is then removed.
+     * `target`, within `limits.timeoutMs` of its start. Throws UnreadableExtract when the reader
+     * refuses the file, ExtractTimedOut past the time limit, ExtractCancelled once `limits.signal`
+     * aborts; `target` is then removed.
      */
-    async load(source: string, format: ExtractFormat, target: string): Promise<LoadedExtract> {
+    async load(source: string, format: ExtractFormat, target: string, limits: LoadLimits): Promise<LoadedExtract> {
       return limit(async () => {
         try {
-          return await load(source, format, target);
+          return await load(source, format, target, limits);
         } catch (error) {
           await removeDuckdbFile(target);
           throw error;

@@ -210,7 +210,9 @@ describe('hostile SQL on the extract source: one tenant cannot reach another', (
       await mkdir(folder, { recursive: true });
       const source = path.join(folder, 'upload.csv');
       await writeFile(source, text);
-      await loader.load(source, 'csv', extractFile(config.studio.dir, tenantId, extractId));
+      await loader.load(source, 'csv', extractFile(config.studio.dir, tenantId, extractId), {
+        timeoutMs: config.studio.extractConvertTimeoutMs,
+      });
       await rm(source);
     }
     extractEngine = createStudioEngine({

@@ -7,11 +7,24 @@ type Stored = Omit<RunResult, 'cached' | 'elapsed_ms'>;
 export interface ResultCache {
   get(key: string): Promise<Stored | undefined>;
   set(key: string, value: Stored, ttlSeconds: number): Promise<void>;
+  /** Drops every result of the tenant's data (its keys' `tenantPrefix`); answers how many were there. */
+  dropTenant(tenantId: string): Promise<number>;
+  /** How many results of the tenant's data are held (tests look at it). */
+  countTenant(tenantId: string): Promise<number>;
 }
 
-/** A stable key of everything that decides a result. */
-export function resultKey(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+/** What begins the key of every result read from one tenant's data, so that all of them can be dropped. */
+function tenantPrefix(tenantId: string): string {
+  return `t:${tenantId}:`;
+}
+
+/**
+ * A stable key of everything that decides a result; a result of a tenant's data (its extracts, its
+ * database) names the tenant first, one shared by everyone (the demo) does not.
+ */
+export function resultKey(parts: unknown[], tenantId?: string): string {
+  const hash = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  return tenantId === undefined ? hash : `${tenantPrefix(tenantId)}${hash}`;
 }
 
 /** Results in process memory, least recently used dropped past `maxEntries`. */
@@ -35,6 +48,20 @@ export function createMemoryCache(maxEntries = 500, now: () => number = Date.now
       }
       return Promise.resolve();
     },
+    dropTenant(tenantId) {
+      const prefix = tenantPrefix(tenantId);
+      let dropped = 0;
+      for (const key of [...entries.keys()]) {
+        if (!key.startsWith(prefix)) continue;
+        entries.delete(key);
+        dropped += 1;
+      }
+      return Promise.resolve(dropped);
+    },
+    countTenant(tenantId) {
+      const prefix = tenantPrefix(tenantId);
+      return Promise.resolve([...entries.keys()].filter((key) => key.startsWith(prefix)).length);
+    },
   };
 }
 
@@ -44,6 +71,23 @@ export function createMemoryCache(maxEntries = 500, now: () => number = Date.now
  */
 export function createRedisCache(redis: RedisConnection): ResultCache {
   const prefix = 'studio-result:';
+  /**
+   * The tenant's keys as the client names them. SCAN's pattern and answers carry the client's
+   * keyPrefix (ioredis adds it to commands' keys, not to patterns), so it is added and taken off here.
+   */
+  async function keysOf(tenantId: string): Promise<string[]> {
+    const clientPrefix = redis.client.options.keyPrefix ?? '';
+    const literal = `${clientPrefix}${prefix}${tenantPrefix(tenantId)}`.replace(/[*?[\]\\]/g, '\\$&');
+    const pattern = `${literal}*`;
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      keys.push(...found.map((key) => key.slice(clientPrefix.length)));
+    } while (cursor !== '0');
+    return keys;
+  }
   return {
     async get(key) {
       try {
@@ -62,6 +106,20 @@ export function createRedisCache(redis: RedisConnection): ResultCache {
       } catch (error) {
         redis.failed(error);
       }
+    },
+    async dropTenant(tenantId) {
+      try {
+        const keys = await keysOf(tenantId);
+        for (let at = 0; at < keys.length; at += 500) await redis.client.unlink(...keys.slice(at, at + 500));
+        redis.succeeded();
+        return keys.length;
+      } catch (error) {
+        redis.failed(error);
+        throw error;
+      }
+    },
+    async countTenant(tenantId) {
+      return (await keysOf(tenantId)).length;
     },
   };
 }
