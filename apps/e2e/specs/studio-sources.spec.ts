@@ -122,6 +122,13 @@ test('an uploader adds a CSV as a table, meets an unreadable file and a taken na
   await page.emulateMedia({ colorScheme: 'light' });
   await expectNoSeriousA11yViolations(page, 'sources at 390 px, light');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The row fits: the file's kind and the upload time are left out, Delete stays in view.
+  await expect(extracts.getByRole('columnheader', { name: 'Uploaded' })).toBeHidden();
+  const deleteBox = await extracts.getByRole('button', { name: 'Delete sales_2026' }).boundingBox();
+  const tableBox = await extracts.boundingBox();
+  expect((deleteBox?.x ?? Infinity) + (deleteBox?.width ?? 0)).toBeLessThanOrEqual(
+    (tableBox?.x ?? 0) + (tableBox?.width ?? 0),
+  );
   await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-sources-390-light.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 

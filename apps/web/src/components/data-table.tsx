@@ -19,6 +19,13 @@ export interface DataTableColumn<TRow> {
   render: (row: TRow) => ReactNode;
   align?: 'left' | 'right' | 'center';
   minWidth?: number;
+  /** Left out on screens narrower than MUI's `md` breakpoint (900 px): a detail the row can spare there. */
+  wideOnly?: boolean;
+}
+
+/** A column's cell style: its minimum width, and hidden on narrow screens when it is wide-only. */
+function cellSx<TRow>(column: DataTableColumn<TRow>) {
+  return { minWidth: column.minWidth, ...(column.wideOnly ? { display: { xs: 'none', md: 'table-cell' } } : {}) };
 }
 
 /** The server pages (skip/limit); the table shows one page and the total. */
@@ -150,7 +157,7 @@ export function DataTable<TRow>({
           <TableHead>
             <TableRow>
               {columns.map((column) => (
-                <TableCell key={column.key} align={column.align} sx={{ minWidth: column.minWidth, fontWeight: 600 }}>
+                <TableCell key={column.key} align={column.align} sx={{ ...cellSx(column), fontWeight: 600 }}>
                   {column.header}
                 </TableCell>
               ))}
@@ -192,7 +199,7 @@ export function DataTable<TRow>({
                   sx={onRowClick ? { cursor: 'pointer' } : undefined}
                 >
                   {columns.map((column) => (
-                    <TableCell key={column.key} align={column.align} sx={{ minWidth: column.minWidth }}>
+                    <TableCell key={column.key} align={column.align} sx={cellSx(column)}>
                       {column.render(row)}
                     </TableCell>
                   ))}

@@ -2,7 +2,7 @@ import type { TenantSummary } from '@dataplatform/contract';
 import ApartmentIcon from '@mui/icons-material/Apartment';
 import CheckIcon from '@mui/icons-material/Check';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import Button, { buttonClasses } from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -73,7 +73,7 @@ function TenantMenu() {
           mr: 0.5,
           minWidth: 0,
           // On a narrow screen the icon stands for the switcher; the name is in its accessible name.
-          '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
+          [`& .${buttonClasses.startIcon}`]: { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
         }}
       >
         <TenantName label={label} />

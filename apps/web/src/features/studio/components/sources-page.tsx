@@ -327,7 +327,6 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
     {
       key: 'table',
       header: 'Table',
-      minWidth: 200,
       render: (extract) => (
         <>
           <Typography component="span" sx={{ fontWeight: 600, fontFamily: 'monospace' }}>
@@ -348,9 +347,16 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
     {
       key: 'file',
       header: 'File',
+      wideOnly: true,
       render: (extract) => `${extract.format === 'csv' ? 'CSV' : 'Parquet'}, ${formatBytes(extract.bytes)}`,
     },
-    { key: 'uploaded', header: 'Uploaded', minWidth: 150, render: (extract) => formatDateTime(extract.created_at) },
+    {
+      key: 'uploaded',
+      header: 'Uploaded',
+      minWidth: 150,
+      wideOnly: true,
+      render: (extract) => formatDateTime(extract.created_at),
+    },
   ];
 
   return (
@@ -371,11 +377,15 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
                 <Button
                   size="small"
                   color="error"
-                  startIcon={<DeleteIcon />}
                   aria-label={`Delete ${extract.name}`}
                   onClick={() => setConfirm({ open: true, extract })}
+                  // The word on wider screens; on a phone the icon alone (the name is in the label).
+                  sx={{ minWidth: 0 }}
                 >
-                  Delete
+                  <DeleteIcon fontSize="small" />
+                  <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' }, ml: 1 }}>
+                    Delete
+                  </Box>
                 </Button>
               ),
             }
