@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort, repoRoot, startAppServer, webDistDir, type AppServer } from '../support/app-server.js';
 import { isChunk, SIGNED_IN_CHUNKS } from '../support/chunks.js';
 import { startTlsProxy } from '../support/tls-proxy.js';
@@ -291,7 +291,7 @@ const INTERACTIONS: readonly {
   path: string;
   as: Visitor;
   /** Presses what is judged, and waits for what the press shows. */
-  act(page: import('playwright-core').Page): Promise<void>;
+  act(page: Page): Promise<void>;
 }[] = [
   {
     name: 'eye button on /login',
@@ -331,7 +331,7 @@ async function measureInteraction(
   browser: Browser,
   url: string,
   session: Session | undefined,
-  act: (page: import('playwright-core').Page) => Promise<void>,
+  act: (page: Page) => Promise<void>,
 ): Promise<number> {
   const origin = new URL(url).origin;
   const context = await browser.newContext({
