@@ -1,7 +1,7 @@
 import type { ReportPublic } from '@dataplatform/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import type { EditorProblem } from './definition-problems.js';
@@ -137,12 +137,16 @@ function serve(options: { invalidOnServer?: boolean } = {}) {
   return { puts, previews, state };
 }
 
+/** The editor in a data router (its leave guard needs one), beside a report list to leave for. */
 function renderEditor() {
-  return renderWithFreshClient(
-    <MemoryRouter initialEntries={['/studio/reports/rates/edit']}>
-      <ReportEditorPage reportKey="rates" />
-    </MemoryRouter>,
+  const router = createMemoryRouter(
+    [
+      { path: '/studio/reports/rates/edit', element: <ReportEditorPage reportKey="rates" /> },
+      { path: '/studio/reports', element: <p>The report list</p> },
+    ],
+    { initialEntries: ['/studio/reports/rates/edit'] },
   );
+  return { router, ...renderWithFreshClient(<RouterProvider router={router} />) };
 }
 
 afterEach(() => {
@@ -231,6 +235,35 @@ describe('ReportEditorPage', () => {
     await user.click(await screen.findByRole('option', { name: '70450' }));
     await waitFor(() => expect(previews.at(-1)).toMatchObject({ block: 'total', params: { code: '70450' } }));
     expect(within(bar).getByRole('combobox', { name: 'Billing code' })).toHaveTextContent('70450');
+  });
+
+  it('asks before leaving with unsaved changes, stays on Stay and leaves on Leave', async () => {
+    serve();
+    const { router } = renderEditor();
+    const text = await screen.findByRole('textbox', { name: 'Report definition (YAML)' });
+    await screen.findByText(/No problems found/);
+
+    // Nothing changed: the way out is open.
+    await act(() => router.navigate('/studio/reports'));
+    expect(await screen.findByText('The report list')).toBeInTheDocument();
+    await act(() => router.navigate(-1));
+    const again = await screen.findByRole('textbox', { name: 'Report definition (YAML)' });
+    expect(again).not.toBe(text);
+
+    fireEvent.change(again, { target: { value: TEXT('Changed') } });
+    await act(() => router.navigate('/studio/reports'));
+    const question = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await userEvent.click(within(question).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/studio/reports/rates/edit');
+
+    await act(() => router.navigate('/studio/reports'));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', {
+        name: 'Leave',
+      }),
+    );
+    expect(await screen.findByText('The report list')).toBeInTheDocument();
   });
 
   it('loads the other version only after a confirmation', async () => {

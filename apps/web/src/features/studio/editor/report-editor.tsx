@@ -12,7 +12,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
@@ -114,7 +114,22 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
     [tables.data],
   );
 
-  // Leaving the page with unsaved changes asks first (the browser's own question).
+  // Leaving for another page of the app with unsaved changes asks first (a link, Back, the menus);
+  // the editor's own moves after a save or a delete do not.
+  const leavingOnPurpose = useRef(false);
+  const leaveGuard = useBlocker(({ currentLocation, nextLocation }) => {
+    if (leavingOnPurpose.current) {
+      leavingOnPurpose.current = false;
+      return false;
+    }
+    return dirty && currentLocation.pathname !== nextLocation.pathname;
+  });
+  const leaveOnPurpose = (to: string, options?: { replace: boolean }) => {
+    leavingOnPurpose.current = true;
+    void navigate(to, options);
+  };
+
+  // Closing the tab or reloading with unsaved changes asks first (the browser's own question).
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -142,7 +157,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
           setLatest(undefined);
           setFromServer(undefined);
           showToast(against ? `Saved as version ${saved.version}.` : `Report “${saved.title}” created.`, 'success');
-          if (!against) void navigate(`/studio/reports/${encodeURIComponent(saved.slug)}/edit`, { replace: true });
+          if (!against) leaveOnPurpose(`/studio/reports/${encodeURIComponent(saved.slug)}/edit`, { replace: true });
         },
         onError: (error) => {
           if (error instanceof ApiError && error.code === 'report_conflict') {
@@ -403,6 +418,17 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
       >
         Your unsaved text is replaced by the newest saved version. Compare them first if you want to keep part of yours.
       </ConfirmDialog>
+      <ConfirmDialog
+        open={leaveGuard.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        cancelLabel="Stay"
+        destructive
+        onConfirm={() => leaveGuard.proceed?.()}
+        onClose={() => leaveGuard.reset?.()}
+      >
+        Your changes to this report are not saved. If you leave now, they are lost.
+      </ConfirmDialog>
       {report ? (
         <ConfirmDialog
           open={confirmDelete}
@@ -412,7 +438,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
             remove.mutate(report.id, {
               onSuccess: () => {
                 showToast(`Report “${report.title}” deleted.`, 'success');
-                void navigate('/studio/reports');
+                leaveOnPurpose('/studio/reports');
               },
               onSettled: () => setConfirmDelete(false),
             })
