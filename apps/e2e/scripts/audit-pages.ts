@@ -12,7 +12,7 @@
 //
 // Options: --chunks-only (byte counts only, no Lighthouse: seconds instead of minutes),
 // --runs=<n> (Lighthouse runs per page, default 3), --only=<group>[,<group>] (marketing, auth,
-// settings, admin), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
+// settings, admin, studio), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
 // --protocol=h2|http1: h2 (the default) puts nginx in front of the server terminating TLS with
 // HTTP/2, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
 // self-signed and trusted by the audit's browser alone); http1 loads them from the server itself.
@@ -38,28 +38,33 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 type Category = (typeof CATEGORIES)[number];
 const KB = 1024;
 
-type Group = 'marketing' | 'auth' | 'settings' | 'admin';
+type Group = 'marketing' | 'auth' | 'settings' | 'admin' | 'studio';
 type Visitor = 'anonymous' | 'user' | 'superuser';
 
 interface Target {
-  /** Lighthouse categories with a floor of 95; the others are shown, not judged. */
-  judged: readonly Category[];
+  /** The floor of each judged Lighthouse category; the others are shown, not judged. */
+  floors: Partial<Record<Category, number>>;
   /** Gzipped first-load JavaScript ceiling, in bytes; undefined: shown, not judged. */
   maxJsBytes?: number;
   /** Whether a signed-in chunk in the first load is a miss. */
   noSignedInChunk: boolean;
 }
 
-const MIN_SCORE = 95;
+// Issue 30's targets: public pages 95 for performance (marketing pages 100 in the other three);
+// signed-in screens 90 for performance, in two full runs in a row (69-89 measured before; 95 was
+// not worth a second runtime). Accessibility and best practices stay at 95 where not 100.
+const SIGNED_IN_FLOORS = { performance: 90, accessibility: 95, 'best-practices': 95 } as const;
 const TARGETS: Record<Group, Target> = {
-  marketing: { judged: CATEGORIES, maxJsBytes: 90 * KB, noSignedInChunk: true },
-  auth: { judged: ['performance', 'accessibility', 'best-practices'], noSignedInChunk: true },
-  settings: {
-    judged: ['performance', 'accessibility', 'best-practices'],
-    maxJsBytes: 250 * KB,
-    noSignedInChunk: false,
+  marketing: {
+    floors: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 },
+    maxJsBytes: 90 * KB,
+    noSignedInChunk: true,
   },
-  admin: { judged: ['performance', 'accessibility', 'best-practices'], maxJsBytes: 250 * KB, noSignedInChunk: false },
+  auth: { floors: { performance: 95, accessibility: 95, 'best-practices': 95 }, noSignedInChunk: true },
+  settings: { floors: SIGNED_IN_FLOORS, maxJsBytes: 250 * KB, noSignedInChunk: false },
+  admin: { floors: SIGNED_IN_FLOORS, maxJsBytes: 250 * KB, noSignedInChunk: false },
+  // Studio (issue 32): the report list and a built-in report's viewer, whose first chart is timed too.
+  studio: { floors: SIGNED_IN_FLOORS, maxJsBytes: 250 * KB, noSignedInChunk: false },
 };
 
 const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
@@ -81,6 +86,7 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
   ...['users', 'roles', 'permissions', 'user-roles', 'role-permissions', 'tenants', 'sso', 'contacts', 'audit-log'].map(
     (tab) => ({ group: 'admin' as const, path: `/admin/${tab}`, as: 'superuser' as const }),
   ),
+  ...['/studio/reports', '/payer'].map((page) => ({ group: 'studio' as const, path: page, as: 'user' as const })),
 ];
 
 const { values: options } = parseArgs({
@@ -94,9 +100,9 @@ const { values: options } = parseArgs({
 });
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${options.runs}`);
-const groups = new Set((options.only ?? 'marketing,auth,settings,admin').split(','));
+const groups = new Set((options.only ?? 'marketing,auth,settings,admin,studio').split(','));
 for (const group of groups) {
-  if (!(group in TARGETS)) throw new Error(`--only: unknown group ${group} (marketing, auth, settings, admin)`);
+  if (!(group in TARGETS)) throw new Error(`--only: unknown group ${group} (marketing, auth, settings, admin, studio)`);
 }
 if (options.protocol !== 'h2' && options.protocol !== 'http1') {
   throw new Error(`--protocol must be h2 or http1, not ${options.protocol}`);
@@ -371,6 +377,37 @@ async function measureInteraction(
   }
 }
 
+/** Issue 32: a report's first chart is drawn within this long of the navigation, the CPU slowed 4×. */
+const FIRST_CHART_TARGET_MS = 2500;
+const FIRST_CHART_PATH = '/payer';
+
+/** Milliseconds from the navigation to the first chart's SVG, the CPU slowed 4× (the network not slowed). */
+async function measureFirstChart(browser: Browser, url: string, session: Session | undefined): Promise<number> {
+  const context = await browser.newContext({
+    storageState: session
+      ? {
+          cookies: [],
+          origins: [
+            {
+              origin: new URL(url).origin,
+              localStorage: Object.entries(session).map(([name, value]) => ({ name, value })),
+            },
+          ],
+        }
+      : undefined,
+  });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.locator('[role="img"] svg').first().waitFor({ timeout: 60_000 });
+    return Math.round(await page.evaluate(() => performance.now()));
+  } finally {
+    await context.close();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -399,6 +436,7 @@ const chromiumArgs = proxy
   : CHROMIUM_ARGS;
 const results: PageResult[] = [];
 const interactions: { name: string; samples: number[]; median: number }[] = [];
+let firstChart: { samples: number[]; median: number } | undefined;
 try {
   const sessions = pages.some((page) => page.as !== 'anonymous') ? await seedAccounts(app) : undefined;
   const browser = await chromium.launch({ executablePath: chromePath, args: chromiumArgs });
@@ -424,8 +462,8 @@ try {
           : (Object.fromEntries(
               CATEGORIES.map((category) => [category, median(lighthouseRuns.map((run) => run.scores[category]))]),
             ) as Scores);
-      for (const category of target.judged) {
-        if (medianScores && medianScores[category] < MIN_SCORE) misses.push(category);
+      for (const [category, floor] of Object.entries(target.floors) as [Category, number][]) {
+        if (medianScores && medianScores[category] < floor) misses.push(category);
       }
       results.push({
         ...page,
@@ -437,6 +475,13 @@ try {
         misses,
       });
       process.stderr.write(`audited ${page.path}\n`);
+    }
+    if (!options['chunks-only'] && pages.some((page) => page.path === FIRST_CHART_PATH)) {
+      const samples: number[] = [];
+      for (let index = 1; index <= runs; index += 1) {
+        samples.push(await measureFirstChart(browser, `${origin}${FIRST_CHART_PATH}`, sessions?.user));
+      }
+      firstChart = { samples, median: median(samples) };
     }
     if (!options['chunks-only']) {
       for (const interaction of INTERACTIONS) {
@@ -476,8 +521,8 @@ const rows = results.map((result) => {
     ...(result.median
       ? CATEGORIES.map((category) => {
           const score = result.median![category];
-          const judged = target.judged.includes(category);
-          return mark(`${score}${judged ? '' : ' (info)'}`, judged && score < MIN_SCORE);
+          const floor = target.floors[category];
+          return mark(`${score}${floor === undefined ? ' (info)' : ''}`, floor !== undefined && score < floor);
         })
       : []),
     mark(`${js}${budget}`, result.misses.includes('js')),
@@ -499,9 +544,10 @@ for (const row of rows) process.stdout.write(`${line(row).trimEnd()}\n`);
 
 const missed = results.filter((result) => result.misses.length > 0);
 process.stdout.write(
-  `\nTargets: Lighthouse ${MIN_SCORE}+ (marketing: all four; auth and signed-in: performance, accessibility, ` +
-    `best practices), first-load JS <= ${TARGETS.marketing.maxJsBytes! / KB} KB gzipped on a marketing page and ` +
-    `<= ${TARGETS.settings.maxJsBytes! / KB} KB on a signed-in tab, no signed-in chunk on a public page.\n` +
+  `\nTargets: Lighthouse performance 95+ on public pages and 90+ signed in, accessibility, best practices ` +
+    `and SEO 100 on marketing pages (95 elsewhere), first-load JS <= ${TARGETS.marketing.maxJsBytes! / KB} KB ` +
+    `gzipped on a marketing page and <= ${TARGETS.settings.maxJsBytes! / KB} KB signed in, no signed-in chunk ` +
+    `on a public page.\n` +
     (missed.length === 0
       ? `PASS: every audited page meets its targets${options['chunks-only'] ? ' (bytes only, no Lighthouse)' : ''}.\n`
       : `MISS on ${missed.length} page(s): ${missed.map((result) => `${result.path} (${result.misses.join(', ')})`).join('; ')}\n`),
@@ -513,6 +559,14 @@ if (interactions.length > 0) {
     const value = `${interaction.median} ms (${interaction.samples.join(', ')})`;
     process.stdout.write(`${interaction.name.padEnd(29)}  ${mark(value, interaction.median > INP_TARGET_MS)}\n`);
   }
+}
+
+if (firstChart) {
+  const value = `${firstChart.median} ms (${firstChart.samples.join(', ')})`;
+  process.stdout.write(
+    `\nfirst chart on ${FIRST_CHART_PATH} (4x CPU slowdown)  ${mark(value, firstChart.median > FIRST_CHART_TARGET_MS)}` +
+      ` (<= ${FIRST_CHART_TARGET_MS} ms)\n`,
+  );
 }
 
 // The signed-in areas' own chunks, for orientation: what a first visit to them downloads on top.
@@ -536,9 +590,12 @@ await writeFile(
       lighthouse: options['chunks-only']
         ? null
         : { runsPerPage: runs, emulation: 'mobile (Lighthouse default)', protocol: options.protocol, servedOver },
-      targets: { minScore: MIN_SCORE, ...TARGETS },
+      targets: TARGETS,
       pages: results,
       interactions: { targetMs: INP_TARGET_MS, cpuSlowdown: 4, results: interactions },
+      firstChart: firstChart
+        ? { path: FIRST_CHART_PATH, targetMs: FIRST_CHART_TARGET_MS, cpuSlowdown: 4, ...firstChart }
+        : null,
       signedInChunkGzipBytes: chunkSizes,
     },
     null,
