@@ -197,6 +197,17 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-390-light.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // Leaving with unsaved changes asks first; Stay keeps them, and once saved the way out is open.
+  await replaceText(page, definition(title, 'Words not saved yet.'));
+  await page.getByRole('link', { name: 'View report' }).click();
+  const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await leave.getByRole('button', { name: 'Stay' }).click();
+  await expect(leave).toHaveCount(0);
+  await expect(page).toHaveURL(/\/edit$/);
+  await expect(editor).toContainText('text: Words not saved yet.');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(toast(page, 'Saved as version 6.')).toBeVisible();
+
   // The viewer offers Edit to an author; Delete asks first and goes back to the list.
   await page.getByRole('link', { name: 'View report' }).click();
   await expect(page).toHaveURL(new RegExp(`${reportUrl}$`));
