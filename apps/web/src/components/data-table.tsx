@@ -1,7 +1,6 @@
 import KeyboardArrowLeft from '@mui/icons-material/KeyboardArrowLeft';
 import KeyboardArrowRight from '@mui/icons-material/KeyboardArrowRight';
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -11,6 +10,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { LoadingLine } from './loading-line.js';
 import { useDeferredValue, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 
 export interface DataTableColumn<TRow> {
@@ -111,12 +111,7 @@ export function DataTable<TRow>({
 
   let status: ReactNode;
   if ((loading || arriving) && shownRows === undefined) {
-    status = (
-      <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1.5 }} role="status">
-        <CircularProgress size={20} aria-hidden="true" />
-        {loadingText}
-      </Box>
-    );
+    status = <LoadingLine sx={{ display: 'inline-flex' }}>{loadingText}</LoadingLine>;
   } else if (error && shownRows === undefined) {
     status = (
       <Box component="span" role="alert" sx={{ color: 'error.main' }}>

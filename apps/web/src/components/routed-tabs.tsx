@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
@@ -7,6 +6,7 @@ import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } f
 import { tabSegment } from '../config/paths.js';
 import { useAreaFrame } from '../lib/area-frame.js';
 import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
+import { LoadingLine } from './loading-line.js';
 
 export interface RoutedTab {
   label: ReactNode;
@@ -31,12 +31,7 @@ export function lazyTab<Props extends object>(load: () => Promise<ComponentType<
 }
 
 function TabLoading() {
-  return (
-    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-      <CircularProgress size={20} aria-hidden="true" />
-      Loading...
-    </Box>
-  );
+  return <LoadingLine>Loading...</LoadingLine>;
 }
 
 export interface RoutedTabsProps {

@@ -1,6 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
@@ -14,6 +12,7 @@ import { DangerZoneTab } from './components/danger-zone-tab.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
 import { ProfileTab } from './components/profile-tab.js';
 import { downloadableFiles } from './downloadable-files.js';
+import { LoadingLine } from '../../components/loading-line.js';
 
 // Each tab but the profile and the danger zone in a chunk of its own (lazyTab): the first load carries
 // only the tab it opens on. The danger zone is in the frame (inFrame), so the area holds it.
@@ -35,10 +34,7 @@ function SettingsTabs() {
   const roles = user?.roles ?? [];
 
   const profile = me.isPending ? (
-    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-      <CircularProgress size={20} aria-hidden="true" />
-      Loading your profile...
-    </Box>
+    <LoadingLine>Loading your profile...</LoadingLine>
   ) : user ? (
     <ProfileTab me={user} />
   ) : (

@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -10,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useState, type ReactNode } from 'react';
 import { TransferList, type TransferItem } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 export interface AssignDialogProps {
   open: boolean;
@@ -91,11 +91,7 @@ export function AssignBody({
       </Typography>
     );
   } else if (currentLoading || itemsLoading) {
-    body = (
-      <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
-        <CircularProgress size={20} aria-hidden="true" /> Loading assignments...
-      </Box>
-    );
+    body = <LoadingLine>Loading assignments...</LoadingLine>;
   } else if (currentError || items === undefined) {
     body = <Alert severity="error">The current assignments could not be loaded.</Alert>;
   } else {

@@ -2,7 +2,6 @@ import type { TenantPublic, UserPublic } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -14,6 +13,7 @@ import { TransferList } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
 import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
 import { usersByIdsQueries, usersQueryOptions } from '../api/users.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 /** How many search matches "Available Items" offers at once. */
 const SEARCH_LIMIT = 20;
@@ -96,9 +96,7 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
             onChange={(event) => setInput(event.target.value)}
           />
           {members.isPending ? (
-            <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
-              <CircularProgress size={20} aria-hidden="true" /> Loading members...
-            </Box>
+            <LoadingLine>Loading members...</LoadingLine>
           ) : members.isError ? (
             <Alert severity="error">The members could not be loaded.</Alert>
           ) : (

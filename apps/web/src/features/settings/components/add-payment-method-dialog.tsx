@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -16,6 +15,7 @@ import { showToast } from '../../../lib/toast-store.js';
 import { billingConfigQueryOptions, useAddPaymentMethod } from '../api/payment-methods.js';
 import { CardInputError, type CardCollector } from './card-collector.js';
 import { SandboxCardField } from './sandbox-card-field.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 const loadStripeModule = () => import('./stripe-card-field.js');
 const StripeCardField = lazy(() => loadStripeModule().then((module) => ({ default: module.StripeCardField })));
@@ -24,12 +24,7 @@ const StripeCardField = lazy(() => loadStripeModule().then((module) => ({ defaul
 export const MISSING_KEY_TEXT = 'Card payments are not configured: the payment provider’s publishable key is missing.';
 
 function Loading() {
-  return (
-    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 2 }}>
-      <CircularProgress size={20} aria-hidden="true" />
-      Loading the card field...
-    </Box>
-  );
+  return <LoadingLine sx={{ py: 2 }}>Loading the card field...</LoadingLine>;
 }
 
 /** Stripe.js, loaded when the dialog opens; a failure offers "Try again". */

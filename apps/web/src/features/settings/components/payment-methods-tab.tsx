@@ -8,7 +8,6 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +20,7 @@ import {
   useSetDefaultPaymentMethod,
 } from '../api/payment-methods.js';
 import { AddPaymentMethodDialog } from './add-payment-method-dialog.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 /** "12/35": the expiry a saved card shows (SET-CARDS-1), as MM/YY. */
 export function formatCardExpiry(method: Pick<PaymentMethod, 'expiry_month' | 'expiry_year'>): string {
@@ -47,10 +47,7 @@ export function PaymentMethodsTab() {
         </Button>
       </Box>
       {methods.isPending ? (
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-          <CircularProgress size={20} aria-hidden="true" />
-          Loading payment methods...
-        </Box>
+        <LoadingLine>Loading payment methods...</LoadingLine>
       ) : methods.isError ? (
         <Alert
           severity="error"

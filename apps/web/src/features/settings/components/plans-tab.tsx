@@ -11,7 +11,6 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -33,6 +32,7 @@ import { showToast } from '../../../lib/toast-store.js';
 import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/payment-methods.js';
 import { plansQueryOptions, useCreatePlan, useDeletePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
 import { subscriptionQueryOptions, useCancelSubscription, useSubscribe } from '../api/subscription.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 // Only superusers edit plans: the form (react-hook-form, zod) loads when they open it.
 const PlanDialog = lazy(() => import('./plan-dialog.js').then((m) => ({ default: m.PlanDialog })));
@@ -74,12 +74,7 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
 
   let body: ReactNode;
   if (plans.isPending) {
-    body = (
-      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading plans...
-      </Box>
-    );
+    body = <LoadingLine>Loading plans...</LoadingLine>;
   } else if (plans.isError) {
     body = <Alert severity="error">{billingMessages.plansLoadFailed}</Alert>;
   } else if (sorted.length === 0) {
@@ -397,10 +392,7 @@ function SubscribeForm({
           </Alert>
         ) : undefined}
         {methods.isPending ? (
-          <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-            <CircularProgress size={20} aria-hidden="true" />
-            Loading payment methods...
-          </Box>
+          <LoadingLine>Loading payment methods...</LoadingLine>
         ) : cards.length === 0 ? (
           <Box sx={{ display: 'grid', gap: 1 }}>
             <Typography>{billingMessages.addPaymentMethodFirst}</Typography>

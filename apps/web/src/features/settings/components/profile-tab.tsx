@@ -2,11 +2,11 @@ import { emailVerificationMessages, type UserMe } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { emailVerificationStatusQueryOptions } from '../api/email-verification.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 // The form (react-hook-form, zod, text fields) loads when Edit is pressed, not with the tab.
 const loadProfileForm = () => import('./profile-form.js');
@@ -21,14 +21,7 @@ export function ProfileTab({ me }: { me: UserMe }) {
         User Information
       </Typography>
       {editing ? (
-        <Suspense
-          fallback={
-            <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-              <CircularProgress size={20} aria-hidden="true" />
-              Loading...
-            </Box>
-          }
-        >
+        <Suspense fallback={<LoadingLine>Loading...</LoadingLine>}>
           <ProfileForm me={me} onDone={() => setEditing(false)} />
         </Suspense>
       ) : (

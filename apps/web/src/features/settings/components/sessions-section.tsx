@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +11,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '../api/sessions.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 function deviceName(session: AccountSession): string {
   return session.device ?? 'Unknown browser';
@@ -43,10 +43,7 @@ export function SessionsSection() {
         </Button>
       </Box>
       {sessions.isPending ? (
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-          <CircularProgress size={20} aria-hidden="true" />
-          Loading your sessions...
-        </Box>
+        <LoadingLine>Loading your sessions...</LoadingLine>
       ) : sessions.isError ? (
         <Alert
           severity="error"

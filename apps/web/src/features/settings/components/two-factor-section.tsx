@@ -2,13 +2,13 @@ import type { TwoFactorSetup } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { twoFactorStatusQueryOptions, useBeginTwoFactorSetup } from '../api/two-factor.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 // The forms (react-hook-form, zod) load when one shows: the tab itself needs neither.
 const SetupStep = lazy(() => import('./two-factor-forms.js').then((m) => ({ default: m.SetupStep })));
@@ -103,12 +103,7 @@ export function TwoFactorSection() {
   if (recoveryCodes) {
     body = <RecoveryCodesStep codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
   } else if (status.isPending) {
-    body = (
-      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading two-factor authentication...
-      </Box>
-    );
+    body = <LoadingLine>Loading two-factor authentication...</LoadingLine>;
   } else if (status.isError) {
     body = <Alert severity="error">Error loading two-factor authentication. Please try again later.</Alert>;
   } else if (status.data.enabled) {
@@ -162,16 +157,7 @@ export function TwoFactorSection() {
       <Typography id={headingId} variant="h2" sx={{ fontSize: '1.5rem' }}>
         Two-factor authentication
       </Typography>
-      <Suspense
-        fallback={
-          <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-            <CircularProgress size={20} aria-hidden="true" />
-            Loading...
-          </Box>
-        }
-      >
-        {body}
-      </Suspense>
+      <Suspense fallback={<LoadingLine>Loading...</LoadingLine>}>{body}</Suspense>
     </Box>
   );
 }

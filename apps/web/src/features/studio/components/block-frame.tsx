@@ -1,10 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { errorText } from '../../../lib/api-error.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 /** What a block's query is doing, as its frame tells it. */
 export type BlockState =
@@ -34,12 +34,7 @@ export function BlockFrame({
   let body: ReactNode;
   switch (state.status) {
     case 'loading':
-      body = (
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, color: 'text.secondary' }}>
-          <CircularProgress size={20} aria-hidden="true" />
-          Running the query...
-        </Box>
-      );
+      body = <LoadingLine sx={{ color: 'text.secondary' }}>Running the query...</LoadingLine>;
       break;
     case 'error':
       body = (

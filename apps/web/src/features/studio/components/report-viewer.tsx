@@ -3,7 +3,6 @@ import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -21,6 +20,7 @@ import { ParamBar, defaultText, type ParamValues } from './param-bar.js';
 import type { ColumnSort } from './result-table.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 const PAGE_PREFIX = 'page.';
 const SORT_PREFIX = 'sort.';
@@ -131,12 +131,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   }, [report.data, search]);
 
   if (report.isPending) {
-    return (
-      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 6, color: 'text.secondary' }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading the report...
-      </Box>
-    );
+    return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>;
   }
   if (report.isError) {
     const missing = report.error instanceof ApiError && report.error.status === 404;

@@ -15,7 +15,6 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
@@ -43,6 +42,7 @@ import {
   useUploadExtract,
   type StudioSource,
 } from '../api/sources.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 const NAME_PATTERN = new RegExp(`^[a-z][a-z0-9_]{0,${STUDIO_EXTRACT_NAME_MAX - 1}}$`);
 
@@ -421,12 +421,7 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
 function SourceTables({ source }: { source: StudioSource }) {
   const tables = useQuery(sourceTablesQueryOptions(source.id));
   if (tables.isPending) {
-    return (
-      <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary' }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading the tables...
-      </Box>
-    );
+    return <LoadingLine sx={{ color: 'text.secondary' }}>Loading the tables...</LoadingLine>;
   }
   if (tables.isError) {
     return (
@@ -514,12 +509,7 @@ export function SourcesPage() {
 
   let body;
   if (sources.isPending) {
-    body = (
-      <Box role="status" sx={{ py: 4, display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary' }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading the sources...
-      </Box>
-    );
+    body = <LoadingLine sx={{ py: 4, color: 'text.secondary' }}>Loading the sources...</LoadingLine>;
   } else if (sources.isError) {
     body = (
       <Box role="alert" sx={{ py: 4, display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start' }}>

@@ -4,7 +4,6 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
@@ -14,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
 import { formatDateTime } from '../../../lib/format.js';
@@ -289,17 +289,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
         }}
       >
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>
-          <Suspense
-            fallback={
-              <Box
-                role="status"
-                sx={{ display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary', py: 4 }}
-              >
-                <CircularProgress size={20} aria-hidden="true" />
-                Loading the editor...
-              </Box>
-            }
-          >
+          <Suspense fallback={<LoadingLine sx={{ color: 'text.secondary', py: 4 }}>Loading the editor...</LoadingLine>}>
             <YamlEditor
               value={text}
               onChange={setText}
@@ -474,10 +464,7 @@ export default function ReportEditorPage({ reportKey }: { reportKey?: string }) 
   if (access.isPending || (reportKey !== undefined && report.isPending)) {
     return (
       <Centered>
-        <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary' }}>
-          <CircularProgress size={20} aria-hidden="true" />
-          Loading the editor...
-        </Box>
+        <LoadingLine sx={{ color: 'text.secondary' }}>Loading the editor...</LoadingLine>
       </Centered>
     );
   }

@@ -1,10 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, errorText } from '../../../lib/api-error.js';
 import { sourceTablesQueryOptions } from '../api/editor.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 /**
  * The tables and columns of the definition's source (STUDIO-EDIT-6): a click (or Enter) on a name
@@ -20,12 +20,7 @@ export function SourceBrowser({ source, onInsert }: { source: string | undefined
     );
   }
   if (tables.isPending) {
-    return (
-      <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary' }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        Loading the tables of {source}...
-      </Box>
-    );
+    return <LoadingLine sx={{ color: 'text.secondary' }}>Loading the tables of {source}...</LoadingLine>;
   }
   if (tables.isError) {
     const missing = tables.error instanceof ApiError && tables.error.status === 404;

@@ -1,7 +1,6 @@
 import type { ReportPublic, ReportVersion } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -20,6 +19,7 @@ import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useRestoreVersion, versionsQueryOptions, versionTextQueryOptions, VERSIONS_PAGE_SIZE } from '../api/editor.js';
 import { TextDiff } from './text-diff.js';
+import { LoadingLine } from '../../../components/loading-line.js';
 
 /** The editor's unsaved text, as a side of a comparison. */
 export const MINE = 0;
@@ -100,10 +100,7 @@ export function DiffDialog({
             The versions could not be loaded: {errorText(error)}
           </Typography>
         ) : before.pending || after.pending ? (
-          <Box role="status" sx={{ display: 'flex', gap: 1.5, alignItems: 'center', color: 'text.secondary' }}>
-            <CircularProgress size={20} aria-hidden="true" />
-            Loading the versions...
-          </Box>
+          <LoadingLine sx={{ color: 'text.secondary' }}>Loading the versions...</LoadingLine>
         ) : (
           <TextDiff
             before={before.text ?? ''}
