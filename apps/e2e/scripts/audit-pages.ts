@@ -158,15 +158,19 @@ interface FirstLoad {
   signedIn: string[];
 }
 
+/** What a login leaves in the browser, for a new context at `origin` (none for an anonymous visitor). */
+function storageFor(origin: string, session: Session | undefined) {
+  if (!session) return undefined;
+  return {
+    cookies: [],
+    origins: [{ origin, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) }],
+  };
+}
+
 /** The scripts of our own origin a page loads until the network is idle, without any interaction. */
 async function measureFirstLoad(browser: Browser, origin: string, url: string, session?: Session): Promise<FirstLoad> {
   const context = await browser.newContext({
-    storageState: session
-      ? {
-          cookies: [],
-          origins: [{ origin, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) }],
-        }
-      : undefined,
+    storageState: storageFor(origin, session),
   });
   try {
     const page = await context.newPage();
@@ -342,12 +346,7 @@ async function measureInteraction(
   const origin = new URL(url).origin;
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
-    storageState: session
-      ? {
-          cookies: [],
-          origins: [{ origin, localStorage: Object.entries(session).map(([name, value]) => ({ name, value })) }],
-        }
-      : undefined,
+    storageState: storageFor(origin, session),
   });
   try {
     const page = await context.newPage();
@@ -384,17 +383,7 @@ const FIRST_CHART_PATH = '/payer';
 /** Milliseconds from the navigation to the first chart's SVG, the CPU slowed 4× (the network not slowed). */
 async function measureFirstChart(browser: Browser, url: string, session: Session | undefined): Promise<number> {
   const context = await browser.newContext({
-    storageState: session
-      ? {
-          cookies: [],
-          origins: [
-            {
-              origin: new URL(url).origin,
-              localStorage: Object.entries(session).map(([name, value]) => ({ name, value })),
-            },
-          ],
-        }
-      : undefined,
+    storageState: storageFor(new URL(url).origin, session),
   });
   try {
     const page = await context.newPage();
