@@ -353,7 +353,12 @@ async function measureInteraction(
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(url, { waitUntil: 'networkidle' });
-    await page.locator('html[data-app-running]').waitFor();
+    // Settled: the app runs, on a page that has it (a marketing page ships none).
+    await page.waitForFunction(
+      () =>
+        document.querySelector('script[type="module"]') === null ||
+        document.documentElement.hasAttribute('data-app-running'),
+    );
     await page.evaluate(() => {
       const durations: number[] = [];
       (window as unknown as { interactionDurations: number[] }).interactionDurations = durations;

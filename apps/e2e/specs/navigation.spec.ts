@@ -164,12 +164,13 @@ test('marketing pages arrive prerendered with their own title and description', 
   expect(robots).toContain('Disallow: /admin');
 });
 
-test('a marketing page never loads the signed-in areas or the form code', async ({ page }) => {
+// The other marketing pages ship no app script at all (prerendered-pages.spec.ts).
+test('the contact page never loads the signed-in areas or the auth screens', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
-  await page.goto('/studio', { waitUntil: 'networkidle' });
+  await page.goto('/contact', { waitUntil: 'networkidle' });
   expect(scripts.length).toBeGreaterThan(0);
   for (const chunk of ['settings', 'admin', 'login', 'signup', 'query-client']) {
     expect(

@@ -1,21 +1,36 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { Links, Meta, Outlet, Scripts, useNavigate, type MetaDescriptor, type MetaArgs } from 'react-router';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useMatches,
+  useNavigate,
+  type MetaDescriptor,
+  type MetaArgs,
+} from 'react-router';
+import platformUi from './app/platform-ui.js?raw';
 import prePaint from './app/pre-paint.js?raw';
 import { AppThemeProvider } from './app/theme.js';
-import { PRERENDERED_PATHS } from './config/route-table.js';
+import { PRERENDERED_PATHS, STATIC_PAGE_IDS } from './config/route-table.js';
 import { registerNavigator } from './lib/navigation.js';
 import { pageMetaFor } from './lib/page-meta.js';
 import { getToasts, subscribeToasts } from './lib/toast-store.js';
 
 declare const __SITE_URL__: string;
 
-/** The pre-paint script without its comments, as it goes inline into every page. */
-const PRE_PAINT = prePaint
-  .split('\n')
-  .filter((line) => !line.trimStart().startsWith('//'))
-  .map((line) => line.trim())
-  .join('\n');
+/** A script without its comments and indentation, as it goes inline into every page. */
+function inline(script: string): string {
+  return script
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('//'))
+    .map((line) => line.trim())
+    .join('\n');
+}
+
+const PRE_PAINT = inline(prePaint);
+const PLATFORM_UI = inline(platformUi);
 
 const Toaster = lazy(() => import('./components/toaster.js').then((m) => ({ default: m.Toaster })));
 
@@ -37,9 +52,13 @@ export function meta({ location }: MetaArgs): MetaDescriptor[] {
 /**
  * The document of every page. The pre-paint script runs before the first paint, inline (a file would
  * delay that paint; the server allows it by its CSP hash, like React Router's own inline scripts):
- * it puts the colour scheme's class on <html>, so `suppressHydrationWarning` there.
+ * it puts the colour scheme's class on <html>, so `suppressHydrationWarning` there. The platform-UI
+ * script serves the top bar's menus and drawer on every page. A marketing page with nothing for React
+ * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 045).
  */
 export function Layout({ children }: { children: ReactNode }) {
+  const leaf = useMatches().at(-1);
+  const runsApp = leaf === undefined || !STATIC_PAGE_IDS.has(leaf.id);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -48,12 +67,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#1d4ed8" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <script dangerouslySetInnerHTML={{ __html: PRE_PAINT }} />
+        <script dangerouslySetInnerHTML={{ __html: PLATFORM_UI }} />
         <Meta />
         <Links />
       </head>
       <body>
         {children}
-        <Scripts />
+        {runsApp ? <Scripts /> : null}
       </body>
     </html>
   );

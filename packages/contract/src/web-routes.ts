@@ -7,6 +7,7 @@ export const WEB_PAGE_PATHS = [
   '/',
   '/login',
   '/login/sso',
+  '/logout',
   '/recover-password',
   '/reset-password',
   '/signup',

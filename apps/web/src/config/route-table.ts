@@ -30,6 +30,11 @@ export interface PageEntry {
   readonly layout: 'site' | 'auth' | 'bare';
   /** The page's route module, relative to src/ (React Router's `appDirectory`). */
   readonly module: string;
+  /**
+   * `false`: a marketing page that needs no React once rendered ships its HTML without the app's
+   * scripts (decision 045); the top bar's menus, drawer and theme toggle work from the platform.
+   */
+  readonly hydrate?: false;
 }
 
 export interface AreaEntry {
@@ -88,6 +93,15 @@ export const PAGES = [
     description: 'Choose a new password.',
   },
   {
+    name: 'logout',
+    layout: 'bare',
+    module: 'routes/logout.tsx',
+    path: '/logout',
+    kind: 'page',
+    title: `Log Out | ${SITE_NAME}`,
+    description: 'Log out of Data Platform.',
+  },
+  {
     name: 'verifyEmail',
     layout: 'bare',
     module: 'routes/verify-email.tsx',
@@ -99,6 +113,7 @@ export const PAGES = [
   {
     name: 'studio',
     layout: 'site',
+    hydrate: false,
     module: 'routes/studio.tsx',
     path: '/studio',
     kind: 'marketing',
@@ -109,6 +124,7 @@ export const PAGES = [
   {
     name: 'aboutUs',
     layout: 'site',
+    hydrate: false,
     module: 'routes/about-us.tsx',
     path: '/about-us',
     kind: 'marketing',
@@ -119,6 +135,7 @@ export const PAGES = [
   {
     name: 'dataEngineering',
     layout: 'site',
+    hydrate: false,
     module: 'routes/data-engineering.tsx',
     path: '/data-engineering',
     kind: 'marketing',
@@ -129,6 +146,7 @@ export const PAGES = [
   {
     name: 'highScaleTableau',
     layout: 'site',
+    hydrate: false,
     module: 'routes/high-scale-tableau.tsx',
     path: '/high-scale-tableau',
     kind: 'marketing',
@@ -139,6 +157,7 @@ export const PAGES = [
   {
     name: 'transparencyPipeline',
     layout: 'site',
+    hydrate: false,
     module: 'routes/transparency-pipeline.tsx',
     path: '/transparency-pipeline',
     kind: 'marketing',
@@ -231,6 +250,11 @@ export const AREAS = {
 /** The public marketing pages, prerendered to HTML and listed in sitemap.xml, in the table's order. */
 export const MARKETING_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'marketing').map(
   (page) => page.path,
+);
+
+/** The route ids (page names) of the pages whose HTML ships without the app's scripts. */
+export const STATIC_PAGE_IDS: ReadonlySet<string> = new Set(
+  PAGES.filter((page) => 'hydrate' in page && page.hydrate === false).map((page) => page.name),
 );
 
 /** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */

@@ -25,8 +25,14 @@ export function getAccessToken(): string | null {
   return storage()?.getItem(STORAGE_KEYS.accessToken) ?? null;
 }
 
+/** Marks <html> while someone is signed in: the account menu's CSS reads it (app/platform-ui.js). */
+function markSignedIn(signedIn: boolean): void {
+  if (typeof document !== 'undefined') document.documentElement.toggleAttribute('data-signed-in', signedIn);
+}
+
 export function setAccessToken(token: string): void {
   storage()?.setItem(STORAGE_KEYS.accessToken, token);
+  markSignedIn(token !== '');
 }
 
 export function isLoggedIn(): boolean {
@@ -89,5 +95,6 @@ export function clearSession(): void {
   store?.removeItem(STORAGE_KEYS.accessToken);
   store?.removeItem(STORAGE_KEYS.user);
   store?.removeItem(STORAGE_KEYS.selectedTenantId);
+  markSignedIn(false);
   for (const listener of sessionClearedListeners) listener();
 }

@@ -4,12 +4,12 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import type { CSSObject } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/logo.js';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { useSignedIn } from '../../lib/use-signed-in.js';
-import { LazyNavDrawer, LazyTenantSwitcher, loadNavDrawer } from './lazy-overlays.js';
+import { NAV_DRAWER_ID, NavDrawer } from './nav-drawer.js';
 import { NavMenu } from './nav-menu.js';
 import { activeSection, NAV_SECTIONS } from './navigation.js';
 import { SiteFooter } from './site-footer.js';
@@ -24,6 +24,12 @@ function ScrollToTop() {
   }, [pathname]);
   return null;
 }
+
+// The tenant switcher (and the query client it needs) loads only for a signed-in person, on a page
+// where the app runs.
+const LazyTenantSwitcher = lazy(() =>
+  import('../../features/settings/components/tenant-switcher.js').then((m) => ({ default: m.TenantSwitcher })),
+);
 
 /** The tenant switcher, for a signed-in person (a component of its own: only it re-renders when that changes). */
 function SignedInTenantSwitcher() {
@@ -50,11 +56,12 @@ function screenBelow(toolbar: CSSObject, borderPx: number): CSSObject {
   );
 }
 
-/** The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. */
+/**
+ * The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. Its
+ * menus and drawer are the platform's popover and dialog (decision 045): the same markup works on a
+ * marketing page that runs no script and in the app.
+ */
 export function AppLayout() {
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  // Mounted from the first opening on, so closing can slide it out.
-  const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname } = useLocation();
   const current = activeSection(pathname);
 
@@ -92,13 +99,9 @@ export function AppLayout() {
           <IconButton
             color="inherit"
             aria-label="open navigation menu"
+            aria-haspopup="dialog"
+            data-opens-dialog={NAV_DRAWER_ID}
             edge="start"
-            onPointerEnter={() => void loadNavDrawer()}
-            onFocus={() => void loadNavDrawer()}
-            onClick={() => {
-              setDrawerUsed(true);
-              setDrawerOpen(true);
-            }}
             sx={{ mr: 1, display: { xs: 'inline-flex', md: 'none' } }}
           >
             <MenuIcon />
@@ -115,11 +118,7 @@ export function AppLayout() {
           <UserMenu current={current === 'account'} />
         </Toolbar>
       </AppBar>
-      {drawerUsed ? (
-        <Suspense fallback={null}>
-          <LazyNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
-        </Suspense>
-      ) : null}
+      <NavDrawer />
       <Box
         component="main"
         id="main"

@@ -1,29 +1,55 @@
 import Box from '@mui/material/Box';
-import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
+import { keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { NAV_SECTIONS } from './navigation.js';
 
-/** The menus of the top bar, moved into a drawer on narrow screens. */
-export function NavDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const idPrefix = useId();
+export const NAV_DRAWER_ID = 'nav-drawer';
+
+const slideIn = keyframes({ from: { transform: 'translateX(-100%)' }, to: { transform: 'none' } });
+
+/**
+ * The menus of the top bar, moved into a drawer on narrow screens: a modal <dialog> (decision 045),
+ * opened by the button that names it in `data-opens-dialog` (app/platform-ui.js). The browser traps
+ * focus in it, closes it on Escape and gives focus back.
+ */
+export function NavDrawer() {
   return (
-    <Drawer
-      anchor="left"
-      open={open}
-      onClose={onClose}
-      slotProps={{ paper: { sx: { width: 280 }, 'aria-label': 'Navigation menu' } }}
+    <Box
+      component="dialog"
+      id={NAV_DRAWER_ID}
+      aria-label="Navigation menu"
+      tabIndex={-1}
+      sx={(theme) => ({
+        position: 'fixed',
+        inset: '0 auto 0 0',
+        width: 280,
+        height: '100%',
+        maxHeight: '100%',
+        m: 0,
+        p: 0,
+        border: 0,
+        outline: 'none',
+        overflowY: 'auto',
+        bgcolor: 'background.paper',
+        color: 'text.primary',
+        boxShadow: theme.shadows[16],
+        '&[open]': {
+          animation: `${slideIn} ${theme.transitions.duration.enteringScreen}ms ${theme.transitions.easing.easeOut}`,
+        },
+        '&::backdrop': { backgroundColor: 'rgba(0, 0, 0, 0.5)' },
+        '@media (prefers-reduced-motion: reduce)': { '&[open]': { animation: 'none' } },
+      })}
     >
       <nav aria-label="Site navigation">
         {NAV_SECTIONS.map((section, index) => (
           <Box key={section.label} sx={{ pt: 2 }}>
             <Typography
-              id={`${idPrefix}-${index}`}
+              id={`${NAV_DRAWER_ID}-${index}`}
               component="h2"
               variant="overline"
               color="text.secondary"
@@ -31,10 +57,10 @@ export function NavDrawer({ open, onClose }: { open: boolean; onClose: () => voi
             >
               {section.label}
             </Typography>
-            <List aria-labelledby={`${idPrefix}-${index}`} dense>
+            <List aria-labelledby={`${NAV_DRAWER_ID}-${index}`} dense>
               {section.items.map((item) => (
                 <ListItem key={item.to} disablePadding>
-                  <ListItemButton component={RouterLink} to={item.to} onClick={onClose}>
+                  <ListItemButton component={RouterLink} to={item.to}>
                     <ListItemText primary={item.label} />
                   </ListItemButton>
                 </ListItem>
@@ -43,6 +69,6 @@ export function NavDrawer({ open, onClose }: { open: boolean; onClose: () => voi
           </Box>
         ))}
       </nav>
-    </Drawer>
+    </Box>
   );
 }

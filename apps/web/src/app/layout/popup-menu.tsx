@@ -1,48 +1,74 @@
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import MenuList from '@mui/material/MenuList';
+import Paper from '@mui/material/Paper';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { Link as RouterLink } from 'react-router';
 
 export interface PopupMenuEntry {
   label: string;
-  /** A link, or else an action. */
-  to?: string;
-  onSelect?: () => void;
+  to: string;
+  /** Shown only while someone is signed in (`true`) or only while nobody is (`false`). */
+  signedIn?: boolean;
+}
+
+/** CSS for an entry that depends on the session: the attribute is kept by app/platform-ui.js. */
+function sessionDisplay(signedIn: boolean | undefined): SxProps<Theme> | undefined {
+  if (signedIn === undefined) return undefined;
+  const hiddenWhen = signedIn ? 'html:not([data-signed-in]) &' : 'html[data-signed-in] &';
+  return { [hiddenWhen]: { display: 'none' } };
 }
 
 /**
- * The opened menu of a top-bar button. It lives in its own chunk (menus, popovers and focus traps
- * are sizeable), loaded when a menu is first about to open.
+ * A top-bar menu: a `popover` opened by the button whose `popoverTarget` is `id` (decision 045).
+ * The browser opens and light-dismisses it and gives focus back; MUI's MenuList moves focus between
+ * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button by CSS anchor positioning, and works before and
+ * without React, so the marketing pages ship no script for it.
  */
 export function PopupMenu({
   id,
-  anchor,
+  labelledBy,
   entries,
-  onClose,
 }: {
   id: string;
-  anchor: HTMLElement | null;
+  labelledBy: string;
   entries: readonly PopupMenuEntry[];
-  onClose: () => void;
 }) {
   return (
-    <Menu id={id} anchorEl={anchor} open onClose={onClose}>
-      {entries.map((entry) =>
-        entry.to ? (
-          <MenuItem key={entry.label} component={RouterLink} to={entry.to} onClick={onClose}>
+    <Paper
+      id={id}
+      popover="auto"
+      elevation={8}
+      sx={{
+        // The popover's own box: no UA border, margin or centring; below the button, flipped when
+        // the right edge is near.
+        position: 'fixed',
+        inset: 'auto',
+        m: 0,
+        p: 0,
+        border: 0,
+        minWidth: 180,
+        positionAnchor: `--${id}`,
+        positionArea: 'block-end span-inline-end',
+        positionTryFallbacks: 'flip-inline',
+      }}
+    >
+      <MenuList aria-labelledby={labelledBy}>
+        {entries.map((entry) => (
+          <MenuItem key={entry.label} component={RouterLink} to={entry.to} sx={sessionDisplay(entry.signedIn)}>
             {entry.label}
           </MenuItem>
-        ) : (
-          <MenuItem
-            key={entry.label}
-            onClick={() => {
-              onClose();
-              entry.onSelect?.();
-            }}
-          >
-            {entry.label}
-          </MenuItem>
-        ),
-      )}
-    </Menu>
+        ))}
+      </MenuList>
+    </Paper>
   );
+}
+
+/** What the button that opens menu `id` needs: its target, and the anchor the menu is placed by. */
+export function popupMenuButtonProps(id: string) {
+  return {
+    id: `${id}-button`,
+    popoverTarget: id,
+    'aria-haspopup': 'menu' as const,
+    style: { anchorName: `--${id}` },
+  };
 }

@@ -6,7 +6,9 @@ import { useColorScheme } from '@mui/material/styles';
 
 /**
  * Switches between the light and dark theme. Which icon shows is decided by CSS (the class on
- * <html>), so the prerendered markup is the same in both schemes.
+ * <html>), so the prerendered markup is the same in both schemes. On a page where the app runs, MUI's
+ * colour-scheme state switches it; on a page that ships no script, app/platform-ui.js does
+ * (`data-theme-toggle`), with the same storage key.
  */
 export function ThemeToggle() {
   const { mode, systemMode, setMode } = useColorScheme();
@@ -15,6 +17,7 @@ export function ThemeToggle() {
     <IconButton
       color="inherit"
       aria-label="toggle light and dark theme"
+      data-theme-toggle
       onClick={() => setMode(resolved === 'dark' ? 'light' : 'dark')}
     >
       <Box

@@ -157,3 +157,20 @@ describe('every marketing page', () => {
     for (const image of images) expect(image).toHaveAccessibleName(/\w{3}/);
   });
 });
+
+// These pages ship without the app's scripts (decision 045): nothing on them may need React to work.
+describe.each([
+  ['Studio', StudioPage],
+  ['About Us', AboutUsPage],
+  ['Data Engineering', DataEngineeringPage],
+  ['High-Scale Tableau', HighScaleTableauPage],
+  ['Transparency Pipeline', TransparencyPipelinePage],
+] as const)('the %s page', (_name, Page) => {
+  it('holds no form, no button and no text field: its links are all it offers', () => {
+    renderPage(Page);
+    expect(document.querySelector('form')).toBeNull();
+    expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(screen.queryAllByRole('textbox')).toEqual([]);
+    expect(screen.getAllByRole('link').length).toBeGreaterThan(0);
+  });
+});
