@@ -224,11 +224,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const contact = createContactService({ db, config, clock, wakeMailer, audit });
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
-  const extractLoader = createExtractLoader({
-    studioDir: config.studio.dir,
-    memoryLimit: config.studio.duckdbMemoryLimit,
-    threads: config.studio.duckdbThreads,
-  });
+  const extractLoader = createExtractLoader({ studioDir: config.studio.dir });
   const extracts = createExtractsService({ db, audit, config: config.studio, loader: extractLoader, log });
   const studioEngine = createStudioEngine({
     config,

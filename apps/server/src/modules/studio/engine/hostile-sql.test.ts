@@ -201,7 +201,7 @@ describe('hostile SQL on the extract source: one tenant cannot reach another', (
       DATA_DIR: extractDir,
       STUDIO_DEMO_ROWS: String(ROWS),
     });
-    loader = createExtractLoader({ studioDir: config.studio.dir, memoryLimit: '256MB', threads: 1 });
+    loader = createExtractLoader({ studioDir: config.studio.dir });
     for (const [tenantId, extractId, text] of [
       [tenantA, extractA, 'secret\ntenant-a-secret-value\n'],
       [tenantB, extractB, 'n\n1\n2\n3\n'],
