@@ -57,7 +57,12 @@ function createAppTheme(): Theme {
           // A filled error alert (the toasts) sits on that shade: dark text on it is 5.6:1, where
           // the white MUI picks (contrast threshold 3) was 3.8:1.
           // The filled success alert (a toast) likewise: white on its green was 4.2:1.
-          Alert: { errorFilledColor: 'rgba(0, 0, 0, 0.87)', successFilledColor: 'rgba(0, 0, 0, 0.87)' },
+          // The standard (not filled) error alert, a failure to load, came out black: a dark red instead.
+          Alert: {
+            errorFilledColor: 'rgba(0, 0, 0, 0.87)',
+            successFilledColor: 'rgba(0, 0, 0, 0.87)',
+            errorStandardBg: '#2b1416',
+          },
           background: { default: '#0b1220', paper: '#111a2e' },
         },
       },

@@ -1,8 +1,7 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { FALLBACK_FAILURE_TEXT } from '../lib/api-error.js';
 import { errorLog } from '../lib/error-log.js';
+import { LoadFailure } from './query-state.js';
 
 interface State {
   failed: boolean;
@@ -27,17 +26,9 @@ export class AreaErrorBoundary extends Component<{ children: ReactNode }, State>
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <Alert
-        severity="error"
-        sx={{ my: 4 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => this.setState({ failed: false })}>
-            Try again
-          </Button>
-        }
-      >
+      <LoadFailure sx={{ my: 4 }} onRetry={() => this.setState({ failed: false })}>
         {FALLBACK_FAILURE_TEXT}
-      </Alert>
+      </LoadFailure>
     );
   }
 }

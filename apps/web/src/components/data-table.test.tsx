@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DataTable, type DataTableColumn } from './data-table.js';
 
 interface Row {
@@ -11,7 +11,12 @@ interface Row {
 
 const rows: Row[] = Array.from({ length: 25 }, (_, index) => ({ id: `r${index + 1}`, name: `Row ${index + 1}` }));
 const columns: DataTableColumn<Row>[] = [{ key: 'name', header: 'Name', render: (row) => row.name }];
-const texts = { loadingText: 'Loading rows...', emptyText: 'No rows', errorText: 'Error loading rows' };
+const texts = {
+  loadingText: 'Loading rows...',
+  emptyText: 'No rows',
+  errorText: 'Error loading rows',
+  onRetry: vi.fn(),
+};
 /** Every prop of a table whose rows have arrived, but the rows. */
 const loaded = { 'aria-label': 'rows', columns, rowKey: (row: Row) => row.id, loading: false, error: false, ...texts };
 
@@ -20,12 +25,14 @@ function bodyRows() {
 }
 
 describe('DataTable', () => {
-  it('shows the caller’s loading, error and empty texts in a row of their own', () => {
+  it('shows the caller’s loading, error (with "Try again") and empty texts in a row of their own', async () => {
     const base = { 'aria-label': 'rows', columns, rowKey: (row: Row) => row.id, ...texts };
     const { rerender } = render(<DataTable {...base} rows={undefined} loading error={false} />);
     expect(screen.getByRole('status')).toHaveTextContent('Loading rows...');
     rerender(<DataTable {...base} rows={undefined} loading={false} error />);
     expect(screen.getByRole('alert')).toHaveTextContent('Error loading rows');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(texts.onRetry).toHaveBeenCalledOnce();
     rerender(<DataTable {...base} rows={[]} loading={false} error={false} />);
     expect(screen.getByText('No rows')).toBeInTheDocument();
   });

@@ -11,6 +11,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LoadingLine } from './loading-line.js';
+import { LoadFailure } from './query-state.js';
 import { useDeferredValue, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 
 export interface DataTableColumn<TRow> {
@@ -54,6 +55,8 @@ export interface DataTableProps<TRow> {
   loadingText: string;
   emptyText: string;
   errorText: string;
+  /** Loads the list again: the error row offers "Try again". */
+  onRetry: () => void;
   /** The row's action buttons, in an "Actions" column. */
   actions?: (row: TRow) => ReactNode;
   /** Opens a row (by click, Enter or Space). */
@@ -81,6 +84,7 @@ export function DataTable<TRow>({
   loadingText,
   emptyText,
   errorText,
+  onRetry,
   actions,
   onRowClick,
   pagination,
@@ -113,11 +117,7 @@ export function DataTable<TRow>({
   if ((loading || arriving) && shownRows === undefined) {
     status = <LoadingLine sx={{ display: 'inline-flex' }}>{loadingText}</LoadingLine>;
   } else if (error && shownRows === undefined) {
-    status = (
-      <Box component="span" role="alert" sx={{ color: 'error.main' }}>
-        {errorText}
-      </Box>
-    );
+    status = <LoadFailure onRetry={onRetry}>{errorText}</LoadFailure>;
   } else if (visible.length === 0) {
     status = emptyText;
   }

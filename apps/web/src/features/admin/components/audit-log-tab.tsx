@@ -166,6 +166,7 @@ export function AuditLogTab() {
         rowKey={(entry) => String(entry.id)}
         loading={query.isPending}
         error={query.isError}
+        onRetry={() => void query.refetch()}
         loadingText="Loading the audit log..."
         emptyText={filtered ? 'No entries match these filters.' : 'No entries yet.'}
         errorText="Error loading the audit log. Please try again later."

@@ -114,6 +114,7 @@ export function ContactsTab() {
         rowKey={(row) => row.id}
         loading={query.isPending}
         error={query.isError}
+        onRetry={() => void query.refetch()}
         loadingText="Loading messages..."
         emptyText={status === '' ? 'No messages yet.' : 'No messages with this status.'}
         errorText="Error loading messages. Please try again later."

@@ -34,6 +34,7 @@ export interface NamedItemsTabProps<TItem extends NamedItem> {
   rows: readonly TItem[] | undefined;
   loading: boolean;
   error: boolean;
+  onRetry: () => void;
   loadingText: string;
   emptyText: string;
   errorText: string;
@@ -56,6 +57,7 @@ export function NamedItemsTab<TItem extends NamedItem>({
   rows,
   loading,
   error,
+  onRetry,
   loadingText,
   emptyText,
   errorText,
@@ -103,6 +105,7 @@ export function NamedItemsTab<TItem extends NamedItem>({
         rowKey={(item) => item.id}
         loading={loading}
         error={error}
+        onRetry={onRetry}
         loadingText={loadingText}
         emptyText={emptyText}
         errorText={errorText}

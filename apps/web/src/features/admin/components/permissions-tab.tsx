@@ -24,6 +24,7 @@ export function PermissionsTab() {
       rows={permissions.data?.data}
       loading={permissions.isPending}
       error={permissions.isError}
+      onRetry={() => void permissions.refetch()}
       loadingText="Loading permissions..."
       emptyText="No permissions yet."
       errorText="Permissions could not be loaded."

@@ -107,6 +107,7 @@ export function RolePermissionsTab() {
         rowKey={(role) => role.id}
         loading={roles.isPending}
         error={roles.isError}
+        onRetry={() => void roles.refetch()}
         loadingText="Loading roles..."
         emptyText="No roles yet."
         errorText="Roles could not be loaded."

@@ -18,6 +18,7 @@ export function RolesTab() {
       rows={roles.data?.data}
       loading={roles.isPending}
       error={roles.isError}
+      onRetry={() => void roles.refetch()}
       loadingText="Loading roles..."
       emptyText="No roles yet."
       errorText="Roles could not be loaded."

@@ -103,6 +103,7 @@ export function SsoTab() {
         rowKey={(connection) => connection.id}
         loading={connections.isPending}
         error={connections.isError}
+        onRetry={() => void connections.refetch()}
         loadingText="Loading connections..."
         emptyText="No single sign-on connections yet."
         errorText="Connections could not be loaded."

@@ -14,6 +14,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
 import { usersByIdsQueries, usersQueryOptions } from '../api/users.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 /** How many search matches "Available Items" offers at once. */
 const SEARCH_LIMIT = 20;
@@ -98,7 +99,9 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
           {members.isPending ? (
             <LoadingLine>Loading members...</LoadingLine>
           ) : members.isError ? (
-            <Alert severity="error">The members could not be loaded.</Alert>
+            <LoadFailure onRetry={() => void members.refetch()} retrying={members.isFetching}>
+              The members could not be loaded.
+            </LoadFailure>
           ) : (
             <TransferList items={items} selectedIds={selectedIds} onChange={change} disabled={save.isPending} />
           )}

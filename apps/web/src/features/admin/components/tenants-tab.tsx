@@ -114,6 +114,7 @@ export function TenantsTab() {
         rowKey={(tenant) => tenant.id}
         loading={tenants.isPending}
         error={tenants.isError}
+        onRetry={() => void tenants.refetch()}
         loadingText="Loading tenants..."
         emptyText="No tenants yet."
         errorText="Tenants could not be loaded."

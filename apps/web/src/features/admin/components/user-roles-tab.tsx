@@ -142,6 +142,7 @@ export function UserRolesTab() {
         rowKey={(user) => user.id}
         loading={users.isPending}
         error={users.isError}
+        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText="No users found."
         errorText="Users could not be loaded."

@@ -150,6 +150,7 @@ export function UsersTab() {
         rowKey={(user) => user.id}
         loading={users.isPending}
         error={users.isError}
+        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText={q === '' ? 'No users found.' : `No users match "${q}".`}
         errorText="Users could not be loaded."

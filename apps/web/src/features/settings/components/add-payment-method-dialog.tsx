@@ -16,6 +16,7 @@ import { billingConfigQueryOptions, useAddPaymentMethod } from '../api/payment-m
 import { CardInputError, type CardCollector } from './card-collector.js';
 import { SandboxCardField } from './sandbox-card-field.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 const loadStripeModule = () => import('./stripe-card-field.js');
 const StripeCardField = lazy(() => loadStripeModule().then((module) => ({ default: module.StripeCardField })));
@@ -54,16 +55,9 @@ function StripeField({
   if (key === null) return <Alert severity="error">{MISSING_KEY_TEXT}</Alert>;
   if (stripe.isError) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void stripe.refetch()}>
-            Try again
-          </Button>
-        }
-      >
+      <LoadFailure onRetry={() => void stripe.refetch()} retrying={stripe.isFetching}>
         The card field could not be loaded.
-      </Alert>
+      </LoadFailure>
     );
   }
   if (!stripe.data) return <Loading />;
@@ -133,16 +127,9 @@ function AddPaymentMethodForm({
   if (config.isPending) field = <Loading />;
   else if (config.isError) {
     field = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void config.refetch()}>
-            Try again
-          </Button>
-        }
-      >
+      <LoadFailure onRetry={() => void config.refetch()} retrying={config.isFetching}>
         The card field could not be loaded.
-      </Alert>
+      </LoadFailure>
     );
   } else if (config.data.provider === 'stripe') {
     field = <StripeField config={config.data} collector={collector} disabled={saving} />;
@@ -165,17 +152,9 @@ function AddPaymentMethodForm({
       <DialogContent>
         <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
           {failure ? (
-            <Alert
-              severity="error"
-              role="alert"
-              action={
-                <Button color="inherit" size="small" type="submit">
-                  Try again
-                </Button>
-              }
-            >
+            <LoadFailure onRetry={() => void save()} retrying={saving}>
               {failure}
-            </Alert>
+            </LoadFailure>
           ) : undefined}
           {field}
           <FormControlLabel

@@ -64,6 +64,7 @@ export function BillingHistoryTab() {
         rowKey={(row) => row.id}
         loading={query.isPending}
         error={query.isError}
+        onRetry={() => void query.refetch()}
         loadingText="Loading transactions..."
         emptyText={billingMessages.noTransactions}
         errorText={billingMessages.transactionsLoadFailed}

@@ -1,7 +1,6 @@
 import { billingMessages, type PaymentMethod } from '@dataplatform/contract';
 import CreditCard from '@mui/icons-material/CreditCard';
 import Delete from '@mui/icons-material/Delete';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -20,7 +19,7 @@ import {
   useSetDefaultPaymentMethod,
 } from '../api/payment-methods.js';
 import { AddPaymentMethodDialog } from './add-payment-method-dialog.js';
-import { LoadingLine } from '../../../components/loading-line.js';
+import { QueryState } from '../../../components/query-state.js';
 
 /** "12/35": the expiry a saved card shows (SET-CARDS-1), as MM/YY. */
 export function formatCardExpiry(method: Pick<PaymentMethod, 'expiry_month' | 'expiry_year'>): string {
@@ -46,78 +45,70 @@ export function PaymentMethodsTab() {
           Add Payment Method
         </Button>
       </Box>
-      {methods.isPending ? (
-        <LoadingLine>Loading payment methods...</LoadingLine>
-      ) : methods.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void methods.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          Error loading payment methods. Please try again later.
-        </Alert>
-      ) : cards.length === 0 ? (
-        <Typography color="text.secondary">{billingMessages.noPaymentMethods}</Typography>
-      ) : (
-        <Box
-          component="ul"
-          aria-label="Saved cards"
-          sx={{
-            listStyle: 'none',
-            p: 0,
-            m: 0,
-            display: 'grid',
-            gap: 2,
-            gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
-          }}
-        >
-          {cards.map((card) => (
-            <Card
-              component="li"
-              key={card.id}
-              variant="outlined"
-              sx={card.is_default ? { borderColor: 'primary.main', borderWidth: 2 } : undefined}
-            >
-              <CardContent>
-                <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
-                  <Typography variant="h3" sx={{ fontSize: '1.1rem' }}>
-                    {card.card_type.toUpperCase()}
+      <QueryState
+        query={methods}
+        loading="Loading payment methods..."
+        failed="Error loading payment methods. Please try again later."
+        empty={billingMessages.noPaymentMethods}
+        isEmpty={cards.length === 0}
+        content={() => (
+          <Box
+            component="ul"
+            aria-label="Saved cards"
+            sx={{
+              listStyle: 'none',
+              p: 0,
+              m: 0,
+              display: 'grid',
+              gap: 2,
+              gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
+            }}
+          >
+            {cards.map((card) => (
+              <Card
+                component="li"
+                key={card.id}
+                variant="outlined"
+                sx={card.is_default ? { borderColor: 'primary.main', borderWidth: 2 } : undefined}
+              >
+                <CardContent>
+                  <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+                    <Typography variant="h3" sx={{ fontSize: '1.1rem' }}>
+                      {card.card_type.toUpperCase()}
+                    </Typography>
+                    {card.is_default ? <Chip size="small" color="primary" label="Default" /> : undefined}
+                  </Box>
+                  <Typography sx={{ mt: 1, fontSize: '1.1rem', letterSpacing: 1 }}>•••• {card.last_four}</Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    Expires {formatCardExpiry(card)}
                   </Typography>
-                  {card.is_default ? <Chip size="small" color="primary" label="Default" /> : undefined}
-                </Box>
-                <Typography sx={{ mt: 1, fontSize: '1.1rem', letterSpacing: 1 }}>•••• {card.last_four}</Typography>
-                <Typography variant="body2" color="text.secondary">
-                  Expires {formatCardExpiry(card)}
-                </Typography>
-              </CardContent>
-              <CardActions sx={{ justifyContent: 'space-between' }}>
-                {card.is_default ? (
-                  <span />
-                ) : (
-                  <Button
-                    size="small"
-                    loading={setDefault.isPending && setDefault.variables === card.id}
-                    disabled={setDefault.isPending}
-                    onClick={() =>
-                      setDefault.mutate(card.id, {
-                        onSuccess: () => showToast('Default payment method updated', 'success'),
-                      })
-                    }
-                  >
-                    Set as Default
-                  </Button>
-                )}
-                <IconButton aria-label={`Delete card ending in ${card.last_four}`} onClick={() => setDeleting(card)}>
-                  <Delete />
-                </IconButton>
-              </CardActions>
-            </Card>
-          ))}
-        </Box>
-      )}
+                </CardContent>
+                <CardActions sx={{ justifyContent: 'space-between' }}>
+                  {card.is_default ? (
+                    <span />
+                  ) : (
+                    <Button
+                      size="small"
+                      loading={setDefault.isPending && setDefault.variables === card.id}
+                      disabled={setDefault.isPending}
+                      onClick={() =>
+                        setDefault.mutate(card.id, {
+                          onSuccess: () => showToast('Default payment method updated', 'success'),
+                        })
+                      }
+                    >
+                      Set as Default
+                    </Button>
+                  )}
+                  <IconButton aria-label={`Delete card ending in ${card.last_four}`} onClick={() => setDeleting(card)}>
+                    <Delete />
+                  </IconButton>
+                </CardActions>
+              </Card>
+            ))}
+          </Box>
+        )}
+      />
       <AddPaymentMethodDialog open={adding} onClose={() => setAdding(false)} firstCard={cards.length === 0} />
       <ConfirmDialog
         open={deleting !== undefined}

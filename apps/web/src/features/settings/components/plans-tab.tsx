@@ -24,6 +24,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LoadFailure } from '../../../components/query-state.js';
 import { paths } from '../../../config/paths.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { operationErrorText } from '../../../lib/error-handling.js';
@@ -76,7 +77,11 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
   if (plans.isPending) {
     body = <LoadingLine>Loading plans...</LoadingLine>;
   } else if (plans.isError) {
-    body = <Alert severity="error">{billingMessages.plansLoadFailed}</Alert>;
+    body = (
+      <LoadFailure onRetry={() => void plans.refetch()} retrying={plans.isFetching}>
+        {billingMessages.plansLoadFailed}
+      </LoadFailure>
+    );
   } else if (sorted.length === 0) {
     body = <Typography color="text.secondary">{billingMessages.noPlans}</Typography>;
   } else {

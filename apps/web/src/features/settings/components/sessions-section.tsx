@@ -1,5 +1,4 @@
 import { sessionMessages, type AccountSession } from '@dataplatform/contract';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -11,7 +10,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '../api/sessions.js';
-import { LoadingLine } from '../../../components/loading-line.js';
+import { QueryState } from '../../../components/query-state.js';
 
 function deviceName(session: AccountSession): string {
   return session.device ?? 'Unknown browser';
@@ -42,103 +41,95 @@ export function SessionsSection() {
           Sign out all other sessions
         </Button>
       </Box>
-      {sessions.isPending ? (
-        <LoadingLine>Loading your sessions...</LoadingLine>
-      ) : sessions.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void sessions.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {sessionMessages.sessionsLoadFailed}
-        </Alert>
-      ) : (
-        <>
-          <Box
-            component="ul"
-            aria-labelledby={headingId}
-            sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}
-          >
-            {list.map((session) => (
-              <Paper
-                component="li"
-                key={session.id}
-                variant="outlined"
-                sx={{
-                  p: 2,
-                  display: 'flex',
-                  flexWrap: 'wrap',
-                  gap: 2,
-                  alignItems: 'center',
-                  justifyContent: 'space-between',
-                }}
-              >
-                <Box sx={{ minWidth: 0, flex: '1 1 260px' }}>
-                  <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-                    <Typography component="h3" sx={{ fontWeight: 600 }}>
-                      {deviceName(session)}
-                    </Typography>
-                    {session.current ? <Chip size="small" color="primary" label="This device" /> : undefined}
+      <QueryState
+        query={sessions}
+        loading="Loading your sessions..."
+        failed={sessionMessages.sessionsLoadFailed}
+        content={() => (
+          <>
+            <Box
+              component="ul"
+              aria-labelledby={headingId}
+              sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}
+            >
+              {list.map((session) => (
+                <Paper
+                  component="li"
+                  key={session.id}
+                  variant="outlined"
+                  sx={{
+                    p: 2,
+                    display: 'flex',
+                    flexWrap: 'wrap',
+                    gap: 2,
+                    alignItems: 'center',
+                    justifyContent: 'space-between',
+                  }}
+                >
+                  <Box sx={{ minWidth: 0, flex: '1 1 260px' }}>
+                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+                      <Typography component="h3" sx={{ fontWeight: 600 }}>
+                        {deviceName(session)}
+                      </Typography>
+                      {session.current ? <Chip size="small" color="primary" label="This device" /> : undefined}
+                    </Box>
+                    <Box
+                      component="dl"
+                      sx={{
+                        m: 0,
+                        mt: 1,
+                        display: 'grid',
+                        gridTemplateColumns: 'auto 1fr',
+                        columnGap: 1.5,
+                        rowGap: 0.25,
+                        '& dt': { color: 'text.secondary' },
+                        '& dd': { m: 0, overflowWrap: 'anywhere' },
+                      }}
+                    >
+                      <Typography component="dt" variant="body2">
+                        Signed in
+                      </Typography>
+                      <Typography component="dd" variant="body2">
+                        {formatDateTime(session.created_at)}
+                      </Typography>
+                      <Typography component="dt" variant="body2">
+                        Last active
+                      </Typography>
+                      <Typography component="dd" variant="body2">
+                        {formatDateTime(session.last_seen_at)}
+                      </Typography>
+                      <Typography component="dt" variant="body2">
+                        Address
+                      </Typography>
+                      <Typography component="dd" variant="body2">
+                        {session.ip ?? 'Unknown'}
+                      </Typography>
+                      <Typography component="dt" variant="body2">
+                        User agent
+                      </Typography>
+                      <Typography component="dd" variant="body2">
+                        {session.user_agent ?? 'Unknown'}
+                      </Typography>
+                    </Box>
                   </Box>
-                  <Box
-                    component="dl"
-                    sx={{
-                      m: 0,
-                      mt: 1,
-                      display: 'grid',
-                      gridTemplateColumns: 'auto 1fr',
-                      columnGap: 1.5,
-                      rowGap: 0.25,
-                      '& dt': { color: 'text.secondary' },
-                      '& dd': { m: 0, overflowWrap: 'anywhere' },
-                    }}
-                  >
-                    <Typography component="dt" variant="body2">
-                      Signed in
-                    </Typography>
-                    <Typography component="dd" variant="body2">
-                      {formatDateTime(session.created_at)}
-                    </Typography>
-                    <Typography component="dt" variant="body2">
-                      Last active
-                    </Typography>
-                    <Typography component="dd" variant="body2">
-                      {formatDateTime(session.last_seen_at)}
-                    </Typography>
-                    <Typography component="dt" variant="body2">
-                      Address
-                    </Typography>
-                    <Typography component="dd" variant="body2">
-                      {session.ip ?? 'Unknown'}
-                    </Typography>
-                    <Typography component="dt" variant="body2">
-                      User agent
-                    </Typography>
-                    <Typography component="dd" variant="body2">
-                      {session.user_agent ?? 'Unknown'}
-                    </Typography>
-                  </Box>
-                </Box>
-                {session.current ? undefined : (
-                  <Button
-                    color="error"
-                    aria-label={`Sign out ${deviceName(session)}, signed in ${formatDateTime(session.created_at)}`}
-                    onClick={() => setSigningOut(session)}
-                  >
-                    Sign out
-                  </Button>
-                )}
-              </Paper>
-            ))}
-          </Box>
-          {others.length === 0 ? (
-            <Typography color="text.secondary">{sessionMessages.noOtherSessions}</Typography>
-          ) : undefined}
-        </>
-      )}
+                  {session.current ? undefined : (
+                    <Button
+                      color="error"
+                      aria-label={`Sign out ${deviceName(session)}, signed in ${formatDateTime(session.created_at)}`}
+                      onClick={() => setSigningOut(session)}
+                    >
+                      Sign out
+                    </Button>
+                  )}
+                </Paper>
+              ))}
+            </Box>
+            {others.length === 0 ? (
+              <Typography color="text.secondary">{sessionMessages.noOtherSessions}</Typography>
+            ) : undefined}
+          </>
+        )}
+      />
       <ConfirmDialog
         open={signingOut !== undefined}
         title="Sign Out Session"

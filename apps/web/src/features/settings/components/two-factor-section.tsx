@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { twoFactorStatusQueryOptions, useBeginTwoFactorSetup } from '../api/two-factor.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 // The forms (react-hook-form, zod) load when one shows: the tab itself needs neither.
 const SetupStep = lazy(() => import('./two-factor-forms.js').then((m) => ({ default: m.SetupStep })));
@@ -105,7 +106,11 @@ export function TwoFactorSection() {
   } else if (status.isPending) {
     body = <LoadingLine>Loading two-factor authentication...</LoadingLine>;
   } else if (status.isError) {
-    body = <Alert severity="error">Error loading two-factor authentication. Please try again later.</Alert>;
+    body = (
+      <LoadFailure onRetry={() => void status.refetch()} retrying={status.isFetching}>
+        Error loading two-factor authentication. Please try again later.
+      </LoadFailure>
+    );
   } else if (status.data.enabled) {
     body = (
       <>

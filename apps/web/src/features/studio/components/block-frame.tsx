@@ -1,10 +1,10 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { errorText } from '../../../lib/api-error.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 /** What a block's query is doing, as its frame tells it. */
 export type BlockState =
@@ -37,16 +37,7 @@ export function BlockFrame({
       body = <LoadingLine sx={{ color: 'text.secondary' }}>Running the query...</LoadingLine>;
       break;
     case 'error':
-      body = (
-        <Box role="alert" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5 }}>
-          <Typography color="error" variant="body2">
-            This block could not be loaded: {errorText(state.error)}
-          </Typography>
-          <Button size="small" variant="outlined" onClick={state.retry}>
-            Try again
-          </Button>
-        </Box>
-      );
+      body = <LoadFailure onRetry={state.retry}>This block could not be loaded: {errorText(state.error)}</LoadFailure>;
       break;
     case 'empty':
       body = (

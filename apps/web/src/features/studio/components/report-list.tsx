@@ -96,6 +96,7 @@ export function ReportList() {
         rowKey={(report) => report.id}
         loading={reports.isPending}
         error={reports.isError}
+        onRetry={() => void reports.refetch()}
         loadingText="Loading reports..."
         emptyText={q ? 'No report matches this search.' : 'No reports yet.'}
         errorText="Reports could not be loaded."

@@ -21,6 +21,7 @@ import type { ColumnSort } from './result-table.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 const PAGE_PREFIX = 'page.';
 const SORT_PREFIX = 'sort.';
@@ -136,16 +137,13 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   if (report.isError) {
     const missing = report.error instanceof ApiError && report.error.status === 404;
     return (
-      <Box role="alert" sx={{ py: 6, display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start' }}>
-        <Typography color={missing ? 'text.primary' : 'error'}>
-          {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
-        </Typography>
-        {missing ? undefined : (
-          <Button variant="outlined" onClick={() => void report.refetch()}>
-            Try again
-          </Button>
-        )}
-      </Box>
+      <LoadFailure
+        sx={{ my: 6 }}
+        onRetry={missing ? undefined : () => void report.refetch()}
+        retrying={report.isFetching}
+      >
+        {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
+      </LoadFailure>
     );
   }
 

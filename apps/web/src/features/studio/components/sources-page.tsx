@@ -43,6 +43,7 @@ import {
   type StudioSource,
 } from '../api/sources.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 const NAME_PATTERN = new RegExp(`^[a-z][a-z0-9_]{0,${STUDIO_EXTRACT_NAME_MAX - 1}}$`);
 
@@ -368,6 +369,7 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
         rowKey={(extract) => extract.id}
         loading={extracts.isPending}
         error={extracts.isError}
+        onRetry={() => void extracts.refetch()}
         loadingText="Loading the extracts..."
         emptyText="No files uploaded yet."
         errorText="The extracts could not be loaded."
@@ -391,13 +393,6 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
             }
           : {})}
       />
-      {extracts.isError ? (
-        <Box>
-          <Button variant="outlined" loading={extracts.isFetching} onClick={() => void extracts.refetch()}>
-            Try again
-          </Button>
-        </Box>
-      ) : undefined}
       <ConfirmDialog
         open={confirm.open}
         title={`Delete “${confirm.extract?.name ?? ''}”?`}
@@ -425,12 +420,9 @@ function SourceTables({ source }: { source: StudioSource }) {
   }
   if (tables.isError) {
     return (
-      <Box role="alert" sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
-        <Typography color="error">The tables could not be loaded.</Typography>
-        <Button variant="outlined" size="small" loading={tables.isFetching} onClick={() => void tables.refetch()}>
-          Try again
-        </Button>
-      </Box>
+      <LoadFailure onRetry={() => void tables.refetch()} retrying={tables.isFetching}>
+        The tables could not be loaded.
+      </LoadFailure>
     );
   }
   if (tables.data.data.length === 0) return <Typography color="text.secondary">This source has no tables.</Typography>;
@@ -512,12 +504,9 @@ export function SourcesPage() {
     body = <LoadingLine sx={{ py: 4, color: 'text.secondary' }}>Loading the sources...</LoadingLine>;
   } else if (sources.isError) {
     body = (
-      <Box role="alert" sx={{ py: 4, display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start' }}>
-        <Typography color="error">The sources could not be loaded.</Typography>
-        <Button variant="outlined" loading={sources.isFetching} onClick={() => void sources.refetch()}>
-          Try again
-        </Button>
-      </Box>
+      <LoadFailure sx={{ my: 4 }} onRetry={() => void sources.refetch()} retrying={sources.isFetching}>
+        The sources could not be loaded.
+      </LoadFailure>
     );
   } else if (sources.data.data.length === 0) {
     body = <Typography color="text.secondary">There are no sources to show.</Typography>;

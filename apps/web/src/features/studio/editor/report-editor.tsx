@@ -14,6 +14,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type Keybo
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
 import { formatDateTime } from '../../../lib/format.js';
@@ -472,16 +473,13 @@ export default function ReportEditorPage({ reportKey }: { reportKey?: string }) 
   if (failed) {
     const missing = failed.error instanceof ApiError && failed.error.status === 404;
     return (
-      <Centered alert>
-        <Typography color={missing ? 'text.primary' : 'error'}>
-          {missing ? 'There is no report here, or it belongs to another tenant.' : globalErrorText(failed.error)}
-        </Typography>
-        {missing ? undefined : (
-          <Button variant="outlined" onClick={() => void failed.refetch()}>
-            Try again
-          </Button>
-        )}
-      </Centered>
+      <LoadFailure
+        sx={{ my: 6 }}
+        onRetry={missing ? undefined : () => void failed.refetch()}
+        retrying={failed.isFetching}
+      >
+        {missing ? 'There is no report here, or it belongs to another tenant.' : globalErrorText(failed.error)}
+      </LoadFailure>
     );
   }
   if (!access.data?.reports_write) {

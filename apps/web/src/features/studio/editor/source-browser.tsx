@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ApiError, errorText } from '../../../lib/api-error.js';
 import { sourceTablesQueryOptions } from '../api/editor.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { LoadFailure } from '../../../components/query-state.js';
 
 /**
  * The tables and columns of the definition's source (STUDIO-EDIT-6): a click (or Enter) on a name
@@ -25,18 +26,11 @@ export function SourceBrowser({ source, onInsert }: { source: string | undefined
   if (tables.isError) {
     const missing = tables.error instanceof ApiError && tables.error.status === 404;
     return (
-      <Box role="alert" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
-        <Typography color={missing ? 'text.primary' : 'error'} variant="body2">
-          {missing
-            ? `The source “${source}” is not available in this tenant.`
-            : `The tables could not be loaded: ${errorText(tables.error)}`}
-        </Typography>
-        {missing ? undefined : (
-          <Button size="small" variant="outlined" onClick={() => void tables.refetch()}>
-            Try again
-          </Button>
-        )}
-      </Box>
+      <LoadFailure onRetry={missing ? undefined : () => void tables.refetch()} retrying={tables.isFetching}>
+        {missing
+          ? `The source “${source}” is not available in this tenant.`
+          : `The tables could not be loaded: ${errorText(tables.error)}`}
+      </LoadFailure>
     );
   }
   if (tables.data.data.length === 0) {

@@ -214,6 +214,7 @@ export function VersionHistory({
         rowKey={(version) => String(version.version)}
         loading={versions.isPending}
         error={versions.isError}
+        onRetry={() => void versions.refetch()}
         loadingText="Loading the versions..."
         emptyText="No versions yet."
         errorText="The versions could not be loaded."
