@@ -26,7 +26,6 @@ const columns: readonly DataTableColumn<ReportListItem>[] = [
   {
     key: 'title',
     header: 'Report',
-    minWidth: 220,
     render: (report) => (
       <>
         <Link component={RouterLink} to={reportPath(report)} sx={{ fontWeight: 600 }}>
@@ -37,14 +36,19 @@ const columns: readonly DataTableColumn<ReportListItem>[] = [
             {report.description}
           </Typography>
         ) : undefined}
+        {/* On a phone the two columns below are hidden: their facts go under the title. */}
+        <Typography variant="body2" color="text.secondary" sx={{ display: { md: 'none' }, mt: 0.5 }}>
+          Source: {report.source} · {lastChange(report)}
+        </Typography>
       </>
     ),
   },
-  { key: 'source', header: 'Source', render: (report) => report.source },
+  { key: 'source', header: 'Source', wideOnly: true, render: (report) => report.source },
   {
     key: 'changed',
     header: 'Last change',
     minWidth: 160,
+    wideOnly: true,
     render: (report) =>
       report.built_in ? (
         'Built-in'
@@ -52,12 +56,21 @@ const columns: readonly DataTableColumn<ReportListItem>[] = [
         <>
           {formatDateTime(report.updated_at)}
           <Typography variant="body2" color="text.secondary">
-            {report.updated_by ? `by ${report.updated_by}` : 'by a deleted account'}
+            {changedBy(report)}
           </Typography>
         </>
       ),
   },
 ];
+
+function changedBy(report: ReportListItem): string {
+  return report.updated_by ? `by ${report.updated_by}` : 'by a deleted account';
+}
+
+/** "Built-in", or when and by whom the report was last saved. */
+function lastChange(report: ReportListItem): string {
+  return report.built_in ? 'Built-in' : `${formatDateTime(report.updated_at)} ${changedBy(report)}`;
+}
 
 /** The reports the caller can read: the built-ins, then the selected tenant's own; searchable. */
 export function ReportList() {
