@@ -32,6 +32,9 @@ import {
   type SessionRow,
 } from './sessions.repository.js';
 
+// What other modules use of sessions besides the service: the credentials housekeeping's purge.
+export { deleteDeadSessions } from './sessions.repository.js';
+
 /**
  * How stale `last_seen_at` may get (decision 027): a request writes it only when it is older than
  * this, so a session costs at most one write per interval however busy it is, and none at all on

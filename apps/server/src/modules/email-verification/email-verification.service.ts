@@ -27,8 +27,11 @@ import {
   replaceVerificationToken,
   type VerificationPurpose,
 } from './email-verification.repository.js';
-import { toUserAuditSnapshot } from './users.mapper.js';
-import { findUserByEmail, findUserById, updateUser } from './users.repository.js';
+import { findUserByEmail, findUserById, toUserAuditSnapshot, updateUser } from '../users/users.service.js';
+
+// What other modules use of e-mail verification besides the service: sign-up writes the user and
+// the first link in one statement, and the credentials housekeeping purges dead links.
+export { deleteDeadVerificationTokens, insertUserWithVerificationLink } from './email-verification.repository.js';
 
 const TTL_MINUTES = EMAIL_VERIFICATION_TTL_HOURS * 60;
 

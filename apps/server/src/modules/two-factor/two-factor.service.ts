@@ -25,8 +25,8 @@ import { isUuid } from '../../lib/uuid.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail } from '../mail/mail.service.js';
 import { findUserById, passwordMatches, type UserRow } from '../users/users.service.js';
-import type { LoginThrottle } from './login-throttle.js';
-import type { SessionMeta, SessionService } from './sessions.service.js';
+import type { LoginThrottle } from '../auth/auth.service.js';
+import type { SessionMeta, SessionService } from '../sessions/sessions.service.js';
 import {
   advanceTimeStep,
   countUnusedRecoveryCodes,

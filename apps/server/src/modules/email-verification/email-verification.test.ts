@@ -17,7 +17,7 @@ import {
 import { mailAfter, verificationTokenFrom } from '../../../test/mail.js';
 import type { ReceivedMail } from '../../../test/smtp.js';
 import { auditLog, emailVerificationTokens } from '../../db/schema/index.js';
-import { findUserById } from './users.repository.js';
+import { findUserById } from '../users/users.service.js';
 
 const API = '/api/v1';
 
