@@ -1,8 +1,8 @@
-import type { DbOrTx } from '../../db/client.js';
-import type { AuditService } from '../audit/audit.service.js';
+import type { DbOrTx } from '../../../db/client.js';
+import type { AuditService } from '../../audit/audit.service.js';
 import { addBillingPeriod } from './billing-periods.js';
-import { syncPlanGrants, type GrantActor } from './plan-grants.js';
-import type { PlanRow } from './plans.repository.js';
+import { syncPlanGrants, type GrantActor } from '../plans/plan-grants.js';
+import type { PlanRow } from '../plans/plans.repository.js';
 import {
   findLiveSubscription,
   insertSubscription,

@@ -1,19 +1,23 @@
 import type { TransactionStatus } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import type { BillingDeps } from './billing.deps.js';
-import type { ProviderEventPayload } from './payment-provider.js';
+import type { DbOrTx } from '../../../db/client.js';
+import type { BillingDeps } from '../billing.deps.js';
+import type { ProviderEventPayload } from '../providers/payment-provider.js';
 import {
   deletePaymentMethod,
   findPaymentMethodByProviderId,
   promoteNewest,
   updatePaymentMethodCard,
-} from './payment-methods.repository.js';
-import { findPlan } from './plans.repository.js';
-import { startPaidPeriod } from './subscription-lifecycle.js';
-import { findLatestEndedAt, findLiveSubscription, updateSubscription } from './subscriptions.repository.js';
-import { deleteCustomerByProviderId } from './customers.repository.js';
-import { syncPlanGrants } from './plan-grants.js';
-import { findTransactionByProviderPaymentId, updateTransaction } from './transactions.repository.js';
+} from '../payment-methods/payment-methods.repository.js';
+import { findPlan } from '../plans/plans.repository.js';
+import { startPaidPeriod } from '../subscriptions/subscription-lifecycle.js';
+import {
+  findLatestEndedAt,
+  findLiveSubscription,
+  updateSubscription,
+} from '../subscriptions/subscriptions.repository.js';
+import { deleteCustomerByProviderId } from '../payment-methods/customers.repository.js';
+import { syncPlanGrants } from '../plans/plan-grants.js';
+import { findTransactionByProviderPaymentId, updateTransaction } from '../transactions.repository.js';
 import { recordEvent } from './webhooks.repository.js';
 
 /** What an event means for us, read from Stripe's event shape. */

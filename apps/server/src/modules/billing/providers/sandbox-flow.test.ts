@@ -12,8 +12,8 @@ import {
   TEST_CARD,
   tokenizeCard,
   tokenizedCard,
-} from '../../../test/billing.js';
-import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
+} from '../../../../test/billing.js';
+import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 describe('billing on the sandbox provider', () => {
   let ctx: TestContext;

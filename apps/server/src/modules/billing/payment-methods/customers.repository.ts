@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { PaymentProviderName } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import { billingCustomers } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { billingCustomers } from '../../../db/schema/index.js';
 
 export type CustomerRow = typeof billingCustomers.$inferSelect;
 

@@ -1,5 +1,5 @@
-import type { SessionUser } from '../../lib/auth-context.js';
-import type { BillingDeps } from './billing.deps.js';
+import type { SessionUser } from '../../../lib/auth-context.js';
+import type { BillingDeps } from '../billing.deps.js';
 import { findCustomer, insertCustomer } from './customers.repository.js';
 
 /** The provider's customer for a user, created on first need (outside any transaction: it is a network call). */

@@ -1,6 +1,6 @@
 import { billingMessages, type PaymentProviderName } from '@dataplatform/contract';
-import { AppError } from '../../lib/errors.js';
-import type { Minor } from '../../lib/money.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Minor } from '../../../lib/money.js';
 
 /** What a provider tells us about a card: never the number, never the CVC. */
 export interface CardDetails {

@@ -12,9 +12,9 @@ import {
   ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { currentActor, currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../../plugins/auth.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 

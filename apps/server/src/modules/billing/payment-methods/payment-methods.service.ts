@@ -4,11 +4,11 @@ import {
   type PaymentMethodCreate,
   type PaymentMethods,
 } from '@dataplatform/contract';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
-import { wholeList } from '../../lib/pagination.js';
-import type { BillingDeps } from './billing.deps.js';
-import { toPaymentMethod } from './billing.mapper.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../../lib/errors.js';
+import type { AuthContext } from '../../../lib/auth-context.js';
+import { wholeList } from '../../../lib/pagination.js';
+import type { BillingDeps } from '../billing.deps.js';
+import { toPaymentMethod } from '../billing.mapper.js';
 import type { CustomerAccounts } from './customers.service.js';
 import { findCustomer } from './customers.repository.js';
 import {

@@ -1,10 +1,10 @@
 import type { Subscription, Transactions } from '@dataplatform/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { addMoney } from '../../lib/money.js';
-import { API, createPlan, getJson, queryRows, savedCard, subscribe, TEST_CARD } from '../../../test/billing.js';
-import { createTestContext, createUser, login, type TestContext, type TestUser } from '../../../test/harness.js';
+import { buildApp } from '../../../app.js';
+import { addMoney } from '../../../lib/money.js';
+import { API, createPlan, getJson, queryRows, savedCard, subscribe, TEST_CARD } from '../../../../test/billing.js';
+import { createTestContext, createUser, login, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -10,10 +10,10 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentActor, currentAuth } from '../../plugins/auth.js';
+import { currentActor, currentAuth } from '../../../plugins/auth.js';
 import type { PlansService } from './plans.service.js';
-import { BODY_LIMITS } from '../../lib/body-limits.js';
-import { denied } from '../../lib/route-responses.js';
+import { BODY_LIMITS } from '../../../lib/body-limits.js';
+import { denied } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 const managePlans = { access: { permission: PERMISSIONS.plansWrite } } as const;

@@ -9,9 +9,9 @@ import type {
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, createPlan, getJson, queryRows } from '../../../test/billing.js';
-import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
-import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
+import { API, createPlan, getJson, queryRows } from '../../../../test/billing.js';
+import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { startStripeStandIn, type StripeStandIn } from '../../../../test/stripe-stand-in.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_stand_in';
 

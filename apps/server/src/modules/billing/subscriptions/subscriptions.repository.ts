@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { plans, SUBSCRIPTION_LIVE_STATUSES, subscriptions } from '../../db/schema/index.js';
-import type { PlanRow } from './plans.repository.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { plans, SUBSCRIPTION_LIVE_STATUSES, subscriptions } from '../../../db/schema/index.js';
+import type { PlanRow } from '../plans/plans.repository.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionWithPlan = SubscriptionRow & { plan: PlanRow };

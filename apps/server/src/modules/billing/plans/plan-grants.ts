@@ -1,9 +1,9 @@
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@dataplatform/contract';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { planRoleGrants, planRoles, plans, roles, SUBSCRIPTION_LIVE_STATUSES } from '../../db/schema/index.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { SubscriptionRow } from './subscriptions.repository.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { planRoleGrants, planRoles, plans, roles, SUBSCRIPTION_LIVE_STATUSES } from '../../../db/schema/index.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { SubscriptionRow } from '../subscriptions/subscriptions.repository.js';
 
 /** Why a plan's roles came or went; the audit entry of each grant and withdrawal carries it. */
 export type GrantCause =

@@ -6,14 +6,14 @@ import {
   type SandboxAdvance,
   type SandboxAdvanceResult,
 } from '@dataplatform/contract';
-import type { Database } from '../../db/client.js';
-import type { Actor } from '../../lib/auth-context.js';
-import type { Clock } from '../../lib/clock.js';
-import { fieldError, notFound } from '../../lib/errors.js';
-import type { AuditService } from '../audit/audit.service.js';
-import { findUserById } from '../users/users.service.js';
-import { withPlanRoles } from './subscriptions.service.js';
-import { findLiveSubscriptionWithPlan } from './subscriptions.repository.js';
+import type { Database } from '../../../db/client.js';
+import type { Actor } from '../../../lib/auth-context.js';
+import type { Clock } from '../../../lib/clock.js';
+import { fieldError, notFound } from '../../../lib/errors.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import { findUserById } from '../../users/users.service.js';
+import { withPlanRoles } from '../subscriptions/subscriptions.service.js';
+import { findLiveSubscriptionWithPlan } from '../subscriptions/subscriptions.repository.js';
 import { advanceClockOffset } from './sandbox.repository.js';
 
 /**

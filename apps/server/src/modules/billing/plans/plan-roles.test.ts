@@ -11,9 +11,9 @@ import type {
 } from '@dataplatform/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRole } from '../../../test/authz-fixtures.js';
-import { API, queryRows, savedCard, subscribe, TEST_CARD } from '../../../test/billing.js';
-import { createTestContext, createUser, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createRole } from '../../../../test/authz-fixtures.js';
+import { API, queryRows, savedCard, subscribe, TEST_CARD } from '../../../../test/billing.js';
+import { createTestContext, createUser, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 const DAY = 24 * 60 * 60;
 

@@ -7,14 +7,14 @@ import {
   type Plans,
   type PlanUpdate,
 } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import { conflict, fieldError, isCheckViolation, notFound } from '../../lib/errors.js';
-import { normalizeDecimal, toMinor } from '../../lib/money.js';
-import { wholeList } from '../../lib/pagination.js';
-import type { Actor, AuthContext } from '../../lib/auth-context.js';
-import type { BillingDeps } from './billing.deps.js';
-import { stripeInterval } from './billing-periods.js';
-import { toPlan } from './billing.mapper.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { conflict, fieldError, isCheckViolation, notFound } from '../../../lib/errors.js';
+import { normalizeDecimal, toMinor } from '../../../lib/money.js';
+import { wholeList } from '../../../lib/pagination.js';
+import type { Actor, AuthContext } from '../../../lib/auth-context.js';
+import type { BillingDeps } from '../billing.deps.js';
+import { stripeInterval } from '../subscriptions/billing-periods.js';
+import { toPlan } from '../billing.mapper.js';
 import {
   countLiveSubscriptionsOfPlan,
   deletePlan,

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import type { BillingConfig } from '../../config.js';
-import type { Clock } from '../../lib/clock.js';
-import { minorToNumber } from '../../lib/money.js';
+import type { BillingConfig } from '../../../config.js';
+import type { Clock } from '../../../lib/clock.js';
+import { minorToNumber } from '../../../lib/money.js';
 import {
   PaymentDeclinedError,
   ProviderRequestError,

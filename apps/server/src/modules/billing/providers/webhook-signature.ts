@@ -1,7 +1,7 @@
 import { billingMessages } from '@dataplatform/contract';
 import type Stripe from 'stripe';
-import type { Clock } from '../../lib/clock.js';
-import { badRequest } from '../../lib/errors.js';
+import type { Clock } from '../../../lib/clock.js';
+import { badRequest } from '../../../lib/errors.js';
 import type { ProviderEventPayload } from './payment-provider.js';
 
 /** Stripe's default: a signature older than five minutes is a replay. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { billingMessages, passesLuhn, type SandboxCard, type SandboxPaymentMethod } from '@dataplatform/contract';
-import type { Database } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
-import { fieldError, notFound } from '../../lib/errors.js';
+import type { Database } from '../../../db/client.js';
+import type { Clock } from '../../../lib/clock.js';
+import { fieldError, notFound } from '../../../lib/errors.js';
 import {
   PaymentDeclinedError,
   ProviderRequestError,

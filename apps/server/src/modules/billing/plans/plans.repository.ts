@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { planRoles, plans, roles, SUBSCRIPTION_LIVE_STATUSES, subscriptions } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { planRoles, plans, roles, SUBSCRIPTION_LIVE_STATUSES, subscriptions } from '../../../db/schema/index.js';
 
 export type PlanRow = typeof plans.$inferSelect;
 export type NewPlanRow = typeof plans.$inferInsert;

@@ -9,24 +9,24 @@ import {
   type Subscription,
   type Transactions,
 } from '@dataplatform/contract';
-import { badRequest, conflict, notFound, paymentRequired } from '../../lib/errors.js';
-import { fromMinor, toMinor } from '../../lib/money.js';
-import { isUuid } from '../../lib/uuid.js';
-import type { Actor, AuthContext } from '../../lib/auth-context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { mapPage } from '../../lib/pagination.js';
-import type { BillingDeps } from './billing.deps.js';
+import { badRequest, conflict, notFound, paymentRequired } from '../../../lib/errors.js';
+import { fromMinor, toMinor } from '../../../lib/money.js';
+import { isUuid } from '../../../lib/uuid.js';
+import type { Actor, AuthContext } from '../../../lib/auth-context.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { mapPage } from '../../../lib/pagination.js';
+import type { BillingDeps } from '../billing.deps.js';
 import { describePlan } from './billing-periods.js';
 
 /** Longer than any provider call may take (the SDK's own timeout is well under it). */
 const CHARGE_LEASE_MS = 2 * 60 * 1000;
-import { toSubscription, toTransaction } from './billing.mapper.js';
-import type { CustomerAccounts } from './customers.service.js';
-import { claimChargeLease, findCustomer, releaseChargeLease } from './customers.repository.js';
-import { findOwnPaymentMethod, listPaymentMethods } from './payment-methods.repository.js';
-import { findPlan, listRolesOfPlans, type PlanRow } from './plans.repository.js';
-import { syncPlanGrants } from './plan-grants.js';
-import { readClockOffset } from './sandbox.repository.js';
+import { toSubscription, toTransaction } from '../billing.mapper.js';
+import type { CustomerAccounts } from '../payment-methods/customers.service.js';
+import { claimChargeLease, findCustomer, releaseChargeLease } from '../payment-methods/customers.repository.js';
+import { findOwnPaymentMethod, listPaymentMethods } from '../payment-methods/payment-methods.repository.js';
+import { findPlan, listRolesOfPlans, type PlanRow } from '../plans/plans.repository.js';
+import { syncPlanGrants } from '../plans/plan-grants.js';
+import { readClockOffset } from '../providers/sandbox.repository.js';
 import { startPaidPeriod } from './subscription-lifecycle.js';
 import {
   cancelLiveSubscriptionNow,
@@ -35,7 +35,7 @@ import {
   updateSubscription,
   type SubscriptionWithPlan,
 } from './subscriptions.repository.js';
-import { insertTransaction, listTransactions } from './transactions.repository.js';
+import { insertTransaction, listTransactions } from '../transactions.repository.js';
 
 /** Keys a client may not set in `provider_metadata`: the server's own. */
 const RESERVED_METADATA = new Set(['user_id', 'plan_id', 'subscription_id', 'purpose', 'transaction_id']);

@@ -2,7 +2,7 @@ import { HttpErrorSchema } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from './webhooks.service.js';
-import { BODY_LIMITS } from '../../lib/body-limits.js';
+import { BODY_LIMITS } from '../../../lib/body-limits.js';
 
 /**
  * `POST /subscriptions/webhook`. Public: the signature is its authentication. The body is kept as

@@ -1,6 +1,6 @@
 import type { PaymentProviderName } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import { billingEvents } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { billingEvents } from '../../../db/schema/index.js';
 
 /**
  * Records an event id; false when it was recorded before. A concurrent duplicate waits on the

@@ -11,12 +11,12 @@ import {
   ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '../../lib/errors.js';
-import { currentActor, currentAuth } from '../../plugins/auth.js';
-import type { CustomerAccounts } from './customers.service.js';
+import { notFound } from '../../../lib/errors.js';
+import { currentActor, currentAuth } from '../../../plugins/auth.js';
+import type { CustomerAccounts } from '../payment-methods/customers.service.js';
 import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxProvider } from './sandbox.provider.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 

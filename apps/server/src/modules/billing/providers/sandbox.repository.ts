@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { sandboxClocks, sandboxPaymentIntents, sandboxPaymentMethods } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { sandboxClocks, sandboxPaymentIntents, sandboxPaymentMethods } from '../../../db/schema/index.js';
 
 export type SandboxPaymentMethodRow = typeof sandboxPaymentMethods.$inferSelect;
 export type SandboxPaymentIntentRow = typeof sandboxPaymentIntents.$inferSelect;

@@ -8,9 +8,9 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentAuth } from '../../../plugins/auth.js';
 import type { PaymentMethodsService } from './payment-methods.service.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 

@@ -1,8 +1,8 @@
 import type { Plan, Plans } from '@dataplatform/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, createPlan, getJson, queryRows, savedCard, subscribe, TEST_CARD } from '../../../test/billing.js';
-import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../test/harness.js';
+import { API, createPlan, getJson, queryRows, savedCard, subscribe, TEST_CARD } from '../../../../test/billing.js';
+import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 describe('subscription plans', () => {
   let ctx: TestContext;

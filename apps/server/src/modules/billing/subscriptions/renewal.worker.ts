@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { billingMessages } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import type { ServiceMetrics } from '../../lib/metrics.js';
-import { createOutageTracker } from '../../lib/outage.js';
-import { normalizeDecimal, toMinor } from '../../lib/money.js';
-import type { BillingDeps } from './billing.deps.js';
+import type { DbOrTx } from '../../../db/client.js';
+import type { ServiceMetrics } from '../../../lib/metrics.js';
+import { createOutageTracker } from '../../../lib/outage.js';
+import { normalizeDecimal, toMinor } from '../../../lib/money.js';
+import type { BillingDeps } from '../billing.deps.js';
 import { addBillingPeriod, describePlan } from './billing-periods.js';
-import { findCustomer } from './customers.repository.js';
-import type { ChargeResult } from './payment-provider.js';
-import { findDefaultPaymentMethod } from './payment-methods.repository.js';
-import { findPlan, type PlanRow } from './plans.repository.js';
+import { findCustomer } from '../payment-methods/customers.repository.js';
+import type { ChargeResult } from '../providers/payment-provider.js';
+import { findDefaultPaymentMethod } from '../payment-methods/payment-methods.repository.js';
+import { findPlan, type PlanRow } from '../plans/plans.repository.js';
 import {
   claimDueSubscriptions,
   findSubscription,
   updateSubscription,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
-import { insertTransaction } from './transactions.repository.js';
-import { syncPlanGrants, type GrantCause } from './plan-grants.js';
+import { insertTransaction } from '../transactions.repository.js';
+import { syncPlanGrants, type GrantCause } from '../plans/plan-grants.js';
 
 const BATCH_SIZE = 20;
 /** Renewals and retries one sandbox clock move may run: more than three years of monthly periods and their retries. */

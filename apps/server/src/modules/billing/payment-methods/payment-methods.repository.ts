@@ -1,7 +1,7 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { PaymentProviderName } from '@dataplatform/contract';
-import type { DbOrTx } from '../../db/client.js';
-import { paymentMethods } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { paymentMethods } from '../../../db/schema/index.js';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
