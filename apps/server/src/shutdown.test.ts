@@ -6,7 +6,7 @@ import { createPlan, queryRows, savedCard, subscribe, TEST_CARD } from '../test/
 import { createTestContext, createUser, type TestContext } from '../test/harness.js';
 import { waitUntil } from '../test/wait.js';
 import { systemClock } from './lib/clock.js';
-import { createRenewalWorker } from './modules/billing/renewal.worker.js';
+import { createRenewalWorker } from './modules/billing/subscriptions/renewal.worker.js';
 import type { MailTransport } from './modules/mail/mail.transport.js';
 import { enqueueMail } from './modules/mail/outbox.repository.js';
 import { createOutboxWorker } from './modules/mail/outbox.worker.js';

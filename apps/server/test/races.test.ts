@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.js';
-import { createRenewalWorker } from '../src/modules/billing/renewal.worker.js';
+import { createRenewalWorker } from '../src/modules/billing/subscriptions/renewal.worker.js';
 import { createRole } from './authz-fixtures.js';
 import { API, createPlan, queryRows, savedCard, subscribe, TEST_CARD } from './billing.js';
 import { createUser, useTestContext, type TestUser } from './harness.js';

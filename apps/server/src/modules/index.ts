@@ -12,23 +12,23 @@ import { createAuthService } from './auth/auth.service.js';
 import { createCredentials } from './auth/credentials.js';
 import { createCredentialsHousekeeping } from './auth/housekeeping.js';
 import { createMemoryLoginThrottle, createRedisLoginThrottle } from './auth/login-throttle.js';
-import { createSessionService } from './auth/sessions.service.js';
-import { createTwoFactorService } from './auth/two-factor.service.js';
 import { createAuthzService } from './authz/authz.service.js';
 import type { BillingDeps } from './billing/billing.deps.js';
-import { createCustomerAccounts } from './billing/customers.service.js';
-import type { PaymentProvider, ProviderEventPayload } from './billing/payment-provider.js';
-import { createPaymentMethodsService } from './billing/payment-methods.service.js';
-import { createPlansService } from './billing/plans.service.js';
-import { createRenewalWorker } from './billing/renewal.worker.js';
-import { createSandboxProvider, type SandboxProvider } from './billing/sandbox.provider.js';
-import { createSandboxClock } from './billing/sandbox-clock.js';
-import { createSubscriptionsService } from './billing/subscriptions.service.js';
-import { createWebhooksService } from './billing/webhooks.service.js';
+import { createCustomerAccounts } from './billing/payment-methods/customers.service.js';
+import type { PaymentProvider, ProviderEventPayload } from './billing/providers/payment-provider.js';
+import { createPaymentMethodsService } from './billing/payment-methods/payment-methods.service.js';
+import { createPlansService } from './billing/plans/plans.service.js';
+import { createRenewalWorker } from './billing/subscriptions/renewal.worker.js';
+import { createSandboxProvider, type SandboxProvider } from './billing/providers/sandbox.provider.js';
+import { createSandboxClock } from './billing/providers/sandbox-clock.js';
+import { createSubscriptionsService } from './billing/subscriptions/subscriptions.service.js';
+import { createWebhooksService } from './billing/webhooks/webhooks.service.js';
 import { createContactService } from './contact/contact.service.js';
+import { createEmailVerificationService } from './email-verification/email-verification.service.js';
 import { createFilesService } from './files/files.service.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
+import { createSessionService } from './sessions/sessions.service.js';
 import { createSsoService } from './sso/sso.service.js';
 import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
@@ -36,8 +36,8 @@ import { createExtractLoader } from './studio/engine/extract-files.js';
 import { createExtractsService } from './studio/extracts.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
+import { createTwoFactorService } from './two-factor/two-factor.service.js';
 import { createUsersService } from './users/users.service.js';
-import { createEmailVerificationService } from './users/email-verification.service.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -66,7 +66,7 @@ async function createBilling(
   let provider: PaymentProvider;
   if (billingConfig.stripe) {
     // Stripe's SDK loads only where Stripe bills: the sandbox of a local run never carries it.
-    const { createStripeProvider } = await import('./billing/stripe.provider.js');
+    const { createStripeProvider } = await import('./billing/providers/stripe.provider.js');
     provider = createStripeProvider(billingConfig.stripe, billingConfig.webhookSecret, deps.clock);
   } else {
     sandbox = createSandboxProvider({

@@ -19,7 +19,7 @@ import { currentAuth } from '../../plugins/auth.js';
 import { byField, byIp } from '../../plugins/rate-limit.js';
 import { toUserPublic } from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
-import type { SessionMeta } from './sessions.service.js';
+import type { SessionMeta } from '../sessions/sessions.service.js';
 
 /** What the limited routes may answer; 503 while attempts cannot be counted (decision 020). */
 const errors = { 400: HttpErrorSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema };

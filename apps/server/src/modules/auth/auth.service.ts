@@ -27,8 +27,11 @@ import {
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from './reset-tokens.repository.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { UsersService } from '../users/users.service.js';
-import type { SessionMeta, SessionService } from './sessions.service.js';
-import type { TwoFactorService } from './two-factor.service.js';
+import type { SessionMeta, SessionService } from '../sessions/sessions.service.js';
+import type { TwoFactorService } from '../two-factor/two-factor.service.js';
+
+// Two-factor sign-in throttles failed codes the way sign-in throttles failed passwords.
+export type { LoginThrottle } from './login-throttle.js';
 
 export function resetLink(config: Config, token: string): string {
   return `${config.frontendHost}/reset-password?token=${encodeURIComponent(token)}`;

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalidateUserResetTokens } from './reset-tokens.repository.js';
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from '../sessions/sessions.service.js';
 
 /**
  * Auth's part of a password change: what was issued under the old password stops working. The

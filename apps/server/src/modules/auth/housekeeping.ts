@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { deleteDeadVerificationTokens } from '../users/users.service.js';
+import { deleteDeadVerificationTokens } from '../email-verification/email-verification.service.js';
+import { deleteDeadSessions } from '../sessions/sessions.service.js';
 import { deleteDeadResetTokens } from './reset-tokens.repository.js';
-import { deleteDeadSessions } from './sessions.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Dead sessions and reset tokens are kept this long (for support questions), then deleted. */

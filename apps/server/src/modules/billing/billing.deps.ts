@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import type { HasPermission } from '../../lib/auth-context.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { PaymentProvider } from './payment-provider.js';
+import type { PaymentProvider } from './providers/payment-provider.js';
 
 /** What every billing service is built from. */
 export interface BillingDeps {

@@ -1,8 +1,8 @@
 import type { PaymentMethod, Plan, Subscription, Transaction } from '@dataplatform/contract';
 import { normalizeDecimal } from '../../lib/money.js';
-import type { PaymentMethodRow } from './payment-methods.repository.js';
-import type { PlanRoleRef, PlanRow } from './plans.repository.js';
-import type { SubscriptionWithPlan } from './subscriptions.repository.js';
+import type { PaymentMethodRow } from './payment-methods/payment-methods.repository.js';
+import type { PlanRoleRef, PlanRow } from './plans/plans.repository.js';
+import type { SubscriptionWithPlan } from './subscriptions/subscriptions.repository.js';
 import type { TransactionRow } from './transactions.repository.js';
 
 export function toPlan(row: PlanRow, roles: PlanRoleRef[]): Plan {

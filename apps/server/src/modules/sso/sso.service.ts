@@ -34,7 +34,7 @@ import { mapPage } from '../../lib/pagination.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { SessionMeta, SessionService } from '../auth/sessions.service.js';
+import type { SessionMeta, SessionService } from '../sessions/sessions.service.js';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.service.js';
 import { toSsoConnectionAuditSnapshot, toSsoConnectionPublic } from './sso.mapper.js';
 import {

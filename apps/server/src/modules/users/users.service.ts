@@ -23,10 +23,12 @@ import { assertUncommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
-import type { SessionService } from '../auth/sessions.service.js';
+import type { SessionService } from '../sessions/sessions.service.js';
 import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
-import { insertUserWithVerificationLink } from './email-verification.repository.js';
-import type { EmailVerificationService } from './email-verification.service.js';
+import {
+  insertUserWithVerificationLink,
+  type EmailVerificationService,
+} from '../email-verification/email-verification.service.js';
 import { toUserAuditSnapshot, toUserMe, toUserPublic } from './users.mapper.js';
 import {
   deleteUser,
@@ -39,11 +41,17 @@ import {
   type UserRow,
 } from './users.repository.js';
 
-// What other modules use of users: reads of the user row inside their own transaction, and the
-// public shape of a user.
-export { findUserByEmail, findUserById, prepareFindLoginCredentials, type UserRow } from './users.repository.js';
-export { toUserPublic } from './users.mapper.js';
-export { deleteDeadVerificationTokens } from './email-verification.repository.js';
+// What other modules use of users: reads of the user row inside their own transaction, the public
+// shape of a user, and (for e-mail verification) the write that marks an address verified and the
+// audit snapshot of the row.
+export {
+  findUserByEmail,
+  findUserById,
+  prepareFindLoginCredentials,
+  updateUser,
+  type UserRow,
+} from './users.repository.js';
+export { toUserAuditSnapshot, toUserPublic } from './users.mapper.js';
 
 /**
  * Whether `password` is the user's current one. The hash is read when a call needs it rather than
