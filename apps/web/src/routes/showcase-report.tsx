@@ -7,4 +7,4 @@ export function HydrateFallback() {
   return null;
 }
 
-export { ShowcaseReport as default } from '../features/studio/studio-area.js';
+export { ShowcaseReport as default } from '../features/studio/showcase-report.js';

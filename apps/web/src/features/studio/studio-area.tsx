@@ -4,14 +4,16 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { LoadingLine } from '../../components/loading-line.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
 import { ReportList } from './components/report-list.js';
-import { ReportViewer } from './components/report-viewer.js';
 import { NewReportButton, SourcesButton } from './components/write-actions.js';
 
+// A report's viewer loads when a report is opened: the list never carries it (nor its blocks).
+const ReportViewer = lazy(() => import('./components/report-viewer.js').then((m) => ({ default: m.ReportViewer })));
 // The editor (CodeMirror, the diff) loads on its own route only.
 const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
 // So does the Sources screen: the report list and the viewer never carry it.
@@ -95,7 +97,11 @@ function SourcesRoute() {
 
 function ReportPage() {
   const { reportKey = '' } = useParams();
-  return <ReportViewer key={reportKey} reportKey={reportKey} />;
+  return (
+    <Suspense fallback={<LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>}>
+      <ReportViewer key={reportKey} reportKey={reportKey} />
+    </Suspense>
+  );
 }
 
 /** The signed-in Studio area (/studio/reports…, /studio/sources): the report list, each report, its editor, the sources. */
@@ -112,18 +118,6 @@ export function StudioArea() {
           <Route path="sources" element={<SourcesRoute />} />
           <Route path="*" element={<Navigate to="reports" replace />} />
         </Routes>
-      </Container>
-    </QueryProvider>
-  );
-}
-
-/** A built-in report at its showcase path (/payer, /hospital-prices, /cms-fs). */
-export function ShowcaseReport() {
-  const slug = useLocation().pathname.replace(/^\/+|\/+$/g, '');
-  return (
-    <QueryProvider>
-      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
-        <ReportViewer reportKey={slug} />
       </Container>
     </QueryProvider>
   );

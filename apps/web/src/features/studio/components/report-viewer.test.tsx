@@ -117,7 +117,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     const table = screen.getByRole('region', { name: 'Outliers' });
     expect(await within(table).findByText('1–2 of 3')).toBeVisible();
     expect(within(table).getByText('Aetna')).toBeVisible();
-    expect(screen.getByText('twice').tagName).toBe('STRONG');
+    expect((await screen.findByText('twice')).tagName).toBe('STRONG');
   });
 
   it('keeps paging, sorting and parameters in the URL, and sends them to the server', async () => {

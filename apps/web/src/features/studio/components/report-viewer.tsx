@@ -6,17 +6,17 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import Markdown from 'react-markdown';
 import { useSearchParams } from 'react-router';
 import { ApiError, errorText } from '../../../lib/api-error.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
 import type { BlockState } from './block-frame.js';
-import { BlockFrame } from './block-frame.js';
+
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
 import { ParamBar, defaultText, type ParamValues } from './param-bar.js';
+import { TextBlock } from './text-block.js';
 import type { ColumnSort } from './result-table.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
@@ -66,14 +66,7 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
   });
 
   if (block.kind === 'text') {
-    return (
-      <BlockFrame title={block.title} state={{ status: 'ready' }} minHeight={0}>
-        <Box sx={{ '& > :first-of-type': { mt: 0 }, '& > :last-child': { mb: 0 }, maxWidth: '75ch' }}>
-          {/* Markdown without raw HTML: react-markdown renders elements, never injects markup. */}
-          <Markdown>{block.text ?? ''}</Markdown>
-        </Box>
-      </BlockFrame>
-    );
+    return <TextBlock title={block.title} text={block.text ?? ''} />;
   }
   const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
   if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;

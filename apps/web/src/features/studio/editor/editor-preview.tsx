@@ -10,14 +10,14 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import Markdown from 'react-markdown';
 import { previewQueryOptions } from '../api/editor.js';
-import { BlockFrame, type BlockState } from '../components/block-frame.js';
+import type { BlockState } from '../components/block-frame.js';
 import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
 import { ParamBar, defaultText, type ParamValues } from '../components/param-bar.js';
 import type { ColumnSort } from '../components/result-table.js';
 import { TableBlock } from '../components/table-block.js';
+import { TextBlock } from '../components/text-block.js';
 
 /** A block of the definition as the viewer's block components take it. */
 function publicBlock(block: ReportBlock): ReportBlockPublic {
@@ -77,13 +77,7 @@ function PreviewBlock({
     enabled: block.kind !== 'text',
   });
   if (block.kind === 'text') {
-    return (
-      <BlockFrame title={block.title} state={{ status: 'ready' }} minHeight={0}>
-        <Box sx={{ '& > :first-of-type': { mt: 0 }, '& > :last-child': { mb: 0 } }}>
-          <Markdown>{block.text ?? ''}</Markdown>
-        </Box>
-      </BlockFrame>
-    );
+    return <TextBlock title={block.title} text={block.text ?? ''} />;
   }
   let state: BlockState;
   if (run.isError) state = { status: 'error', error: run.error, retry: () => void run.refetch() };
