@@ -1,0 +1,45 @@
+import type { UserMe } from '@dataplatform/contract';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+
+/** The signed-in user most screens ask for (`GET /api/v1/users/me`); a test overrides it with server.use. */
+export const DEFAULT_ME: UserMe = {
+  id: '00000000-0000-4000-8000-0000000000a1',
+  email: 'ada@example.com',
+  full_name: 'Ada Lovelace',
+  is_active: true,
+  is_superuser: false,
+  email_verified: true,
+  created_at: '2026-11-01T10:00:00.000Z',
+  roles: [],
+};
+
+/**
+ * The one network of the web tests (Mock Service Worker). Started in setup.ts with
+ * `onUnhandledRequest: 'error'`: a call no handler answers fails the test. A test adds or overrides
+ * handlers with `server.use(http.get('*\/api/v1/...', ...))`; they are reset after each test.
+ */
+export const server = setupServer(http.get('*/api/v1/users/me', () => HttpResponse.json(DEFAULT_ME)));
+
+/** One request the app made: its method, the URL as the app asked for it (path and query), and its headers. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+/**
+ * Records every request from now until the end of the test (the listener goes with the handlers in
+ * setup.ts), in order. `url` is the path and query, as api-client.ts builds it ('/api/v1/...?skip=0').
+ */
+export function recordRequests(): RecordedRequest[] {
+  const requests: RecordedRequest[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    requests.push({ method: request.method, url: `${url.pathname}${url.search}`, headers: request.headers });
+  });
+  return requests;
+}
+
+/** The URLs of the recorded requests, in order. */
+export const urlsOf = (requests: RecordedRequest[]): string[] => requests.map((request) => request.url);
