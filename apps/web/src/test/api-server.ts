@@ -43,3 +43,7 @@ export function recordRequests(): RecordedRequest[] {
 
 /** The URLs of the recorded requests, in order. */
 export const urlsOf = (requests: RecordedRequest[]): string[] => requests.map((request) => request.url);
+
+/** The recorded requests as `METHOD /path?query`, in order. */
+export const callsOf = (requests: RecordedRequest[]): string[] =>
+  requests.map((request) => `${request.method} ${request.url}`);
