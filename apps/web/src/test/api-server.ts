@@ -47,3 +47,30 @@ export const urlsOf = (requests: RecordedRequest[]): string[] => requests.map((r
 /** The recorded requests as `METHOD /path?query`, in order. */
 export const callsOf = (requests: RecordedRequest[]): string[] =>
   requests.map((request) => `${request.method} ${request.url}`);
+
+/** A request as a whole-server answerer (serveApi) sees it. */
+export interface ApiCall {
+  method: string;
+  /** The body as text (JSON, or the urlencoded login form); undefined when there is none. */
+  body: string | undefined;
+  headers: Headers;
+}
+
+/**
+ * For a test that plays a stateful server in one function (sessions that a DELETE removes, a report
+ * a PUT saves): `answer` gets every `/api/v1` request, its URL as the app asked for it (path and
+ * query), and answers it. A test with fixed answers uses `server.use(http.get(...))` instead.
+ */
+export function serveApi(answer: (url: string, call: ApiCall) => Response | Promise<Response>): void {
+  server.use(
+    http.all('*/api/v1/*', async ({ request }) => {
+      const url = new URL(request.url);
+      const text = await request.text();
+      return answer(`${url.pathname}${url.search}`, {
+        method: request.method,
+        body: text === '' ? undefined : text,
+        headers: request.headers,
+      });
+    }),
+  );
+}

@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
@@ -27,7 +28,7 @@ const OTHER_CARD = {
 /** Lists two saved cards and answers every change with `failure`. */
 function serveCards(failure: () => Response) {
   const changes: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     if (method === 'GET' && url === '/api/v1/subscriptions/payment-methods') {
       return Response.json({ data: [DEFAULT_CARD, OTHER_CARD], count: 2 });

@@ -1,7 +1,8 @@
 import { sessionMessages, type AccountSession } from '@dataplatform/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
@@ -24,7 +25,7 @@ function session(id: number, overrides: Partial<AccountSession> = {}): AccountSe
 /** A server holding the caller's sessions; DELETE and revoke-others change them as the API does. */
 function fakeServer(sessions: AccountSession[], options: { failList?: boolean } = {}) {
   const calls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     calls.push(`${method} ${url}`);
     if (method === 'GET' && url === '/api/v1/users/me/sessions') {
