@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveApi } from '../../../test/api-server.js';
+import { http, HttpResponse } from 'msw';
+import { server, serveApi } from '../../../test/api-server.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -103,7 +104,11 @@ describe('TwoFactorSection', () => {
   });
 
   it('says so when the status cannot be loaded', async () => {
-    serveApi(async () => Response.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 }));
+    server.use(
+      http.get('*/api/v1/users/me/two-factor', () =>
+        HttpResponse.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 }),
+      ),
+    );
     renderSection();
     expect(await screen.findByText('Error loading two-factor authentication. Please try again later.')).toBeVisible();
   });

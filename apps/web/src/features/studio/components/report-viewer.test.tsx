@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveApi } from '../../../test/api-server.js';
+import { http, HttpResponse } from 'msw';
+import { server, serveApi } from '../../../test/api-server.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { ReportViewer } from './report-viewer.js';
 
@@ -155,7 +156,9 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
   });
 
   it('says so when the report does not exist', async () => {
-    serveApi(async () => Response.json({ detail: 'Not Found' }, { status: 404 }));
+    server.use(
+      http.get('*/api/v1/studio/reports/:slug', () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
+    );
     view();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'There is no report here, or it belongs to another tenant.',
