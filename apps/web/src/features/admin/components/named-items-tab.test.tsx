@@ -1,7 +1,9 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callsOf, recordRequests, server } from '../../../test/api-server.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -24,21 +26,19 @@ function item(index: number, prefix: string) {
 
 /**
  * Answers the list at `listPath` with two items once `gate` opens, and `GET /users/me` with
- * `me`; records every other call.
+ * `me`; records every other call (none other is answered: the test fails on an unhandled request).
  */
 function serve(listPath: string, prefix: string, me: () => Response, gate: Promise<void> = Promise.resolve()) {
-  const others: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    if (method === 'GET' && url.startsWith(`/api/v1${listPath}?`)) {
+  server.use(
+    http.get(`*/api/v1${listPath}`, async () => {
       await gate;
-      return Response.json({ data: [item(1, prefix), item(2, prefix)], count: 2 });
-    }
-    if (method === 'GET' && url === '/api/v1/users/me') return me();
-    others.push(`${method} ${url}`);
-    return Response.json({ detail: 'Not Found' }, { status: 404 });
-  });
-  return others;
+      return HttpResponse.json({ data: [item(1, prefix), item(2, prefix)], count: 2 });
+    }),
+    http.get('*/api/v1/users/me', me),
+  );
+  const requests = recordRequests();
+  return () =>
+    callsOf(requests).filter((call) => !call.startsWith(`GET /api/v1${listPath}?`) && call !== 'GET /api/v1/users/me');
 }
 
 // The tabs inside the app's own query client, as the admin area shows them.
@@ -59,7 +59,12 @@ describe('the Roles and Permissions tabs', () => {
 
   it('says "Loading roles..." until the roles arrive (ADM-ROLES-4)', async () => {
     let open = () => {};
-    serve('/authorization/roles', 'role', () => Response.json({}), new Promise<void>((resolve) => (open = resolve)));
+    serve(
+      '/authorization/roles',
+      'role',
+      () => HttpResponse.json({}),
+      new Promise<void>((resolve) => (open = resolve)),
+    );
     renderTab(RolesTab);
     const table = screen.getByRole('table');
     expect(await within(table).findByRole('status')).toHaveTextContent(/^Loading roles\.\.\.$/);
@@ -78,7 +83,7 @@ describe('the Roles and Permissions tabs', () => {
       const user = userEvent.setup();
       // The account is gone: /users/me answers 404 (a 401 would end the session instead).
       const others = serve(listPath, prefix, () =>
-        Response.json({ detail: 'User not found', code: 'not_found' }, { status: 404 }),
+        HttpResponse.json({ detail: 'User not found', code: 'not_found' }, { status: 404 }),
       );
       renderTab(Tab);
       await screen.findByText(`${prefix}_1`);
@@ -91,7 +96,7 @@ describe('the Roles and Permissions tabs', () => {
 
       expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^User not authenticated$/);
       // Nothing was created.
-      expect(others).toEqual([]);
+      expect(others()).toEqual([]);
     },
   );
 });

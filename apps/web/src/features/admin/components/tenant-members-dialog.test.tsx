@@ -1,7 +1,9 @@
 import { USER_IDS_MAX } from '@dataplatform/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordRequests, server, urlsOf } from '../../../test/api-server.js';
 import { renderInApp, storeSignedInUser } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
@@ -35,22 +37,23 @@ function user(index: number) {
 function serveMembers(memberCount: number) {
   const members = Array.from({ length: memberCount }, (_, index) => user(index + 1));
   const everyone = [...members, user(900), user(901)];
-  const urls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    urls.push(url);
-    const { pathname, searchParams } = new URL(url, 'http://localhost');
-    if (pathname.endsWith('/members')) return Response.json(members.map((member) => member.id));
-    const ids = searchParams.get('ids');
-    if (ids !== null) {
-      const wanted = new Set(ids.split(','));
-      const found = members.slice(0, -1).filter((member) => wanted.has(member.id));
-      return Response.json({ data: found, count: found.length });
-    }
-    const q = searchParams.get('q');
-    const found = q ? everyone.filter((candidate) => candidate.email.includes(q)) : [];
-    return Response.json({ data: found, count: found.length });
-  });
-  return { urls, members };
+  server.use(
+    http.get('*/api/v1/tenants/:id/members', () => HttpResponse.json(members.map((member) => member.id))),
+    http.get('*/api/v1/users/', ({ request }) => {
+      const { searchParams } = new URL(request.url);
+      const ids = searchParams.get('ids');
+      if (ids !== null) {
+        const wanted = new Set(ids.split(','));
+        const found = members.slice(0, -1).filter((member) => wanted.has(member.id));
+        return HttpResponse.json({ data: found, count: found.length });
+      }
+      const q = searchParams.get('q');
+      const found = q ? everyone.filter((candidate) => candidate.email.includes(q)) : [];
+      return HttpResponse.json({ data: found, count: found.length });
+    }),
+  );
+  const requests = recordRequests();
+  return { urls: () => urlsOf(requests), members };
 }
 
 const renderDialog = () => renderInApp(<TenantMembersDialog tenant={tenant} onClose={() => undefined} />);
@@ -68,10 +71,10 @@ describe('TenantMembersDialog', () => {
     // The member the API no longer knows shows its id rather than loading for ever.
     expect(within(selected).getByText(members.at(-1)!.id)).toBeDefined();
 
-    const batches = urls.filter((url) => url.includes('ids='));
+    const batches = urls().filter((url) => url.includes('ids='));
     expect(batches).toHaveLength(2);
     expect(new URL(batches[0]!, 'http://localhost').searchParams.get('ids')?.split(',')).toHaveLength(USER_IDS_MAX);
-    expect(urls.filter((url) => /\/users\/[0-9a-f-]{36}/.test(url))).toEqual([]);
+    expect(urls().filter((url) => /\/users\/[0-9a-f-]{36}/.test(url))).toEqual([]);
   });
 
   it('keeps the label of a user moved in from a search after the search changes', async () => {
@@ -91,6 +94,6 @@ describe('TenantMembersDialog', () => {
     await person.type(search, 'member-901');
     expect(await within(available).findByRole('checkbox', { name: 'member-901@example.com' })).toBeDefined();
     expect(within(selected).getByText('member-900@example.com')).toBeDefined();
-    expect(urls.filter((url) => url.includes('ids='))).toHaveLength(1);
+    expect(urls().filter((url) => url.includes('ids='))).toHaveLength(1);
   });
 });

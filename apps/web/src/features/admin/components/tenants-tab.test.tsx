@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordRequests, server, urlsOf } from '../../../test/api-server.js';
 import { backgroundColourName } from '../../../test/colors.js';
 import { renderInApp, storeSignedInUser } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -24,16 +26,16 @@ function tenant(index: number, overrides: Record<string, unknown> = {}) {
  * every URL.
  */
 function serveTenants(all: unknown[], gate: Promise<void> = Promise.resolve()) {
-  const urls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    urls.push(url);
-    await gate;
-    const params = new URL(url, 'http://localhost').searchParams;
-    const skip = Number(params.get('skip'));
-    const limit = Number(params.get('limit'));
-    return Response.json({ data: all.slice(skip, skip + limit), count: all.length });
-  });
-  return urls;
+  server.use(
+    http.get('*/api/v1/tenants/', async ({ request }) => {
+      await gate;
+      const params = new URL(request.url).searchParams;
+      const skip = Number(params.get('skip'));
+      const limit = Number(params.get('limit'));
+      return HttpResponse.json({ data: all.slice(skip, skip + limit), count: all.length });
+    }),
+  );
+  return recordRequests();
 }
 
 const renderTab = () => renderInApp(<TenantsTab />);
@@ -79,17 +81,17 @@ describe('TenantsTab', () => {
 
   it('asks the server for ten tenants a page (ADM-TENANTS-4)', async () => {
     const user = userEvent.setup();
-    const urls = serveTenants(Array.from({ length: 25 }, (_, index) => tenant(index + 1)));
+    const requests = serveTenants(Array.from({ length: 25 }, (_, index) => tenant(index + 1)));
     renderTab();
     const table = screen.getByRole('table');
     await within(table).findByText('Tenant 10');
-    expect(urls).toEqual(['/api/v1/tenants/?skip=0&limit=10']);
+    expect(urlsOf(requests)).toEqual(['/api/v1/tenants/?skip=0&limit=10']);
     expect(within(table).getAllByRole('row')).toHaveLength(11);
     expect(screen.getByText('1–10 of 25')).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(await within(table).findByText('Tenant 11')).toBeVisible();
-    expect(urls.at(-1)).toBe('/api/v1/tenants/?skip=10&limit=10');
+    expect(urlsOf(requests).at(-1)).toBe('/api/v1/tenants/?skip=10&limit=10');
     expect(screen.getByText('11–20 of 25')).toBeVisible();
   });
 });

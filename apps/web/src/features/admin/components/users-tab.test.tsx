@@ -2,7 +2,9 @@ import { twoFactorMessages } from '@dataplatform/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { callsOf, recordRequests, server, urlsOf } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { UsersTab } from './users-tab.js';
@@ -27,19 +29,16 @@ function user(index: number, overrides: Record<string, unknown> = {}) {
  */
 function serveUsers(gate: Promise<void> = Promise.resolve()) {
   const all = Array.from({ length: 25 }, (_, index) => user(index + 1));
-  const urls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    urls.push(url);
-    await gate;
-    const params = new URL(url, 'http://localhost').searchParams;
-    const skip = Number(params.get('skip'));
-    const limit = Number(params.get('limit'));
-    return new Response(JSON.stringify({ data: all.slice(skip, skip + limit), count: all.length }), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
-  return urls;
+  server.use(
+    http.get('*/api/v1/users/', async ({ request }) => {
+      await gate;
+      const params = new URL(request.url).searchParams;
+      const skip = Number(params.get('skip'));
+      const limit = Number(params.get('limit'));
+      return HttpResponse.json({ data: all.slice(skip, skip + limit), count: all.length });
+    }),
+  );
+  return recordRequests();
 }
 
 function renderTab() {
@@ -57,20 +56,17 @@ describe('UsersTab', () => {
     localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: OWN_ID, is_superuser: true }));
   });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    localStorage.clear();
-  });
+  afterEach(() => localStorage.clear());
 
   it('says "Loading users..." until the first page arrives, then shows it with the ADM-USERS-1 columns', async () => {
     let open = () => {};
-    const urls = serveUsers(new Promise<void>((resolve) => (open = resolve)));
+    const requests = serveUsers(new Promise<void>((resolve) => (open = resolve)));
     renderTab();
     expect(await screen.findByText('Loading users...')).toBeInTheDocument();
     open();
     const table = await screen.findByRole('table', { name: 'Users' });
     expect(await within(table).findByText('person2@example.com')).toBeInTheDocument();
-    expect(urls[0]).toBe('/api/v1/users/?skip=0&limit=10');
+    expect(urlsOf(requests)[0]).toBe('/api/v1/users/?skip=0&limit=10');
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
@@ -87,14 +83,14 @@ describe('UsersTab', () => {
   });
 
   it('asks the server for the next page and for a search', async () => {
-    const urls = serveUsers();
+    const requests = serveUsers();
     renderTab();
     await screen.findByText('person1@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(await screen.findByText('11–20 of 25')).toBeInTheDocument();
-    expect(urls.at(-1)).toBe('/api/v1/users/?skip=10&limit=10');
+    expect(urlsOf(requests).at(-1)).toBe('/api/v1/users/?skip=10&limit=10');
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search users' }), ' Ada ');
-    await vi.waitFor(() => expect(urls.at(-1)).toBe('/api/v1/users/?skip=0&limit=10&q=Ada'));
+    await vi.waitFor(() => expect(urlsOf(requests).at(-1)).toBe('/api/v1/users/?skip=0&limit=10&q=Ada'));
   });
 
   it('keeps Create disabled until email and password are filled, and says so', async () => {
@@ -116,31 +112,31 @@ describe('UsersTab', () => {
   });
 
   it('signs a user out everywhere after asking, and says how many sessions ended', async () => {
-    const calls: string[] = [];
     const all = [user(1), user(2)];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-      calls.push(`${init.method ?? 'GET'} ${url.split('?')[0]}`);
-      if (url.includes('/sessions/revoke')) return Response.json({ revoked: 3 });
-      return Response.json({ data: all, count: all.length });
-    });
+    server.use(
+      http.post('*/api/v1/users/:id/sessions/revoke', () => HttpResponse.json({ revoked: 3 })),
+      http.get('*/api/v1/users/', () => HttpResponse.json({ data: all, count: all.length })),
+    );
+    const requests = recordRequests();
+    const calls = () => callsOf(requests).map((call) => call.replace(/\?.*/, ''));
     renderTab();
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out user person2@example.com everywhere' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign Out Everywhere' });
     expect(dialog).toHaveTextContent('Sign "person2@example.com" out of every browser?');
-    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(calls().filter((call) => call.startsWith('POST'))).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('person2@example.com is signed out everywhere (3 sessions ended)')).toBeVisible();
-    expect(calls).toContain(`POST /api/v1/users/${user(2).id}/sessions/revoke`);
+    expect(calls()).toContain(`POST /api/v1/users/${user(2).id}/sessions/revoke`);
   });
 
   it('resets a lost second factor after asking, but never on the own row', async () => {
-    const calls: string[] = [];
     const all = [user(1, { id: OWN_ID }), user(2)];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-      calls.push(`${init.method ?? 'GET'} ${url.split('?')[0]}`);
-      if (url.includes('/two-factor/reset')) return Response.json({ message: 'done' });
-      return Response.json({ data: all, count: all.length });
-    });
+    server.use(
+      http.post('*/api/v1/users/:id/two-factor/reset', () => HttpResponse.json({ message: 'done' })),
+      http.get('*/api/v1/users/', () => HttpResponse.json({ data: all, count: all.length })),
+    );
+    const requests = recordRequests();
+    const calls = () => callsOf(requests).map((call) => call.replace(/\?.*/, ''));
     renderTab();
     const own = await screen.findByRole('button', {
       name: 'Reset two-factor authentication of user person1@example.com',
@@ -155,26 +151,26 @@ describe('UsersTab', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Reset Two-Factor Authentication' });
     expect(dialog).toHaveTextContent('Turn off two-factor authentication for "person2@example.com"');
-    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(calls().filter((call) => call.startsWith('POST'))).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
     expect(
       await screen.findByText(
         'Two-factor authentication is off for person2@example.com; they are signed out everywhere',
       ),
     ).toBeVisible();
-    expect(calls).toEqual([expect.any(String), `POST /api/v1/users/${user(2).id}/two-factor/reset`]);
+    expect(calls()).toEqual([expect.any(String), `POST /api/v1/users/${user(2).id}/two-factor/reset`]);
   });
 
   it("sends a superuser's own locked Active and Admin boxes as they are when they rename themselves", async () => {
     const own = user(1, { id: OWN_ID, full_name: 'Ada' });
     const patches: unknown[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-      if (init.method === 'PATCH') {
-        patches.push(JSON.parse(init.body as string));
-        return Response.json({ ...own, full_name: 'Ada Self' });
-      }
-      return Response.json({ data: [own], count: 1 });
-    });
+    server.use(
+      http.patch('*/api/v1/users/:id', async ({ request }) => {
+        patches.push(await request.json());
+        return HttpResponse.json({ ...own, full_name: 'Ada Self' });
+      }),
+      http.get('*/api/v1/users/', () => HttpResponse.json({ data: [own], count: 1 })),
+    );
     renderTab();
     await userEvent.click(await screen.findByRole('button', { name: `Edit user ${own.email}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit User' });

@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { getAccessToken } from '../../../lib/session.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
 import { LoginPage } from './login-page.js';
@@ -14,7 +15,7 @@ interface Call {
 /** The password step answers a challenge; the code step answers what `codeAnswer` says. */
 function fakeServer(codeAnswer: (body: { code: string }) => Response) {
   const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const body: unknown =
       typeof init.body === 'string' && url.endsWith('/two-factor') ? (JSON.parse(init.body) as unknown) : init.body;
     calls.push({ url, body });

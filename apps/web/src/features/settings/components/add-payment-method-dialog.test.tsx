@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../../test/api-server.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { getToasts } from '../../../lib/toast-store.js';
 import { AddPaymentMethodDialog, MISSING_KEY_TEXT } from './add-payment-method-dialog.js';
@@ -23,18 +25,17 @@ vi.mock('@stripe/react-stripe-js', () => ({
 let keyCounter = 0;
 
 /** Serves the billing config (Stripe, with `publishableKey`) and records each saved card's body. */
-function serveApi(publishableKey: string | null) {
+function serveBilling(publishableKey: string | null) {
   const saved: unknown[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    if (url.endsWith('/subscriptions/config')) {
-      return Response.json({ provider: 'stripe', publishable_key: publishableKey, currency: 'usd' });
-    }
-    if (url.endsWith('/subscriptions/payment-methods') && init.method === 'POST') {
-      saved.push(JSON.parse(init.body as string));
-      return Response.json({ id: 'pm-row', brand: 'visa', last4: '4242' }, { status: 201 });
-    }
-    return Response.json({ detail: 'Not Found' }, { status: 404 });
-  });
+  server.use(
+    http.get('*/api/v1/subscriptions/config', () =>
+      HttpResponse.json({ provider: 'stripe', publishable_key: publishableKey, currency: 'usd' }),
+    ),
+    http.post('*/api/v1/subscriptions/payment-methods', async ({ request }) => {
+      saved.push(await request.json());
+      return HttpResponse.json({ id: 'pm-row', brand: 'visa', last4: '4242' }, { status: 201 });
+    }),
+  );
   return saved;
 }
 
@@ -65,7 +66,7 @@ describe('AddPaymentMethodDialog with Stripe live', () => {
 
   it('sends the payment method Stripe created, with the default flag, and says so', async () => {
     const user = userEvent.setup();
-    const saved = serveApi(key);
+    const saved = serveBilling(key);
     stripe.createPaymentMethod.mockResolvedValue({ paymentMethod: { id: 'pm_from_stripe' } });
     const onClose = renderDialog();
 
@@ -82,7 +83,7 @@ describe('AddPaymentMethodDialog with Stripe live', () => {
 
   it("shows Stripe's reason with Try again, and a reason-less error as 'An error occurred'", async () => {
     const user = userEvent.setup();
-    const saved = serveApi(key);
+    const saved = serveBilling(key);
     stripe.createPaymentMethod
       .mockResolvedValueOnce({ error: { message: 'Your card was declined.' } })
       .mockResolvedValueOnce({ error: {} })
@@ -101,7 +102,7 @@ describe('AddPaymentMethodDialog with Stripe live', () => {
   });
 
   it('without a publishable key shows the configuration error, with no way to retry', async () => {
-    serveApi(null);
+    serveBilling(null);
     renderDialog();
     expect(await screen.findByText(MISSING_KEY_TEXT)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
@@ -111,7 +112,7 @@ describe('AddPaymentMethodDialog with Stripe live', () => {
 
   it('offers Try again when Stripe.js fails to load, and loads it again', async () => {
     const user = userEvent.setup();
-    serveApi(key);
+    serveBilling(key);
     stripe.loadStripe.mockRejectedValueOnce(new Error('network down')).mockResolvedValueOnce(null);
     renderDialog();
 

@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { backgroundColourName } from '../../../test/colors.js';
 import { BillingHistoryTab } from './billing-history-tab.js';
-import { recordFetch } from '../../../test/signed-in.js';
+import { http, HttpResponse } from 'msw';
+import { recordRequests, server, urlsOf } from '../../../test/api-server.js';
 
 function transaction(index: number, status: 'succeeded' | 'pending' | 'failed', overrides: object = {}) {
   return {
@@ -19,18 +20,21 @@ function transaction(index: number, status: 'succeeded' | 'pending' | 'failed', 
   };
 }
 
+const serveTransactions = (answer: () => Response) =>
+  server.use(http.get('*/api/v1/subscriptions/transactions', answer));
+
 const renderTab = () => renderWithFreshClient(<BillingHistoryTab />);
 
 describe('BillingHistoryTab', () => {
   beforeEach(() => localStorage.setItem(STORAGE_KEYS.accessToken, 'token'));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('asks for ten rows from skip 0 and shows Date, Amount, Status and Details (SET-BILLING-1)', async () => {
-    const urls = recordFetch(() => Response.json({ data: [transaction(1, 'succeeded')], count: 1 }));
+    serveTransactions(() => HttpResponse.json({ data: [transaction(1, 'succeeded')], count: 1 }));
+    const requests = recordRequests();
     renderTab();
     const table = screen.getByRole('table');
     expect(await within(table).findByText('Pro (monthly)')).toBeVisible();
-    expect(urls).toEqual(['/api/v1/subscriptions/transactions?skip=0&limit=10']);
+    expect(urlsOf(requests)).toEqual(['/api/v1/subscriptions/transactions?skip=0&limit=10']);
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -40,8 +44,8 @@ describe('BillingHistoryTab', () => {
   });
 
   it('shows succeeded in green, pending in amber and failed in red (SET-BILLING-2)', async () => {
-    recordFetch(() =>
-      Response.json({
+    serveTransactions(() =>
+      HttpResponse.json({
         data: [
           transaction(3, 'failed', { error_message: 'Your card was declined.' }),
           transaction(2, 'pending'),
@@ -58,7 +62,7 @@ describe('BillingHistoryTab', () => {
   });
 
   it('says "Error loading transaction history. Please try again later." when the list cannot be loaded (SET-BILLING-5)', async () => {
-    recordFetch(() => Response.json({ detail: 'Internal Server Error' }, { status: 500 }));
+    serveTransactions(() => HttpResponse.json({ detail: 'Internal Server Error' }, { status: 500 }));
     renderTab();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       /^Error loading transaction history\. Please try again later\.$/,

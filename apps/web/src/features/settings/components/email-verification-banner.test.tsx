@@ -1,7 +1,9 @@
 import { emailVerificationMessages, type UserMe } from '@dataplatform/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordRequests, server } from '../../../test/api-server.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -30,23 +32,28 @@ describe('EmailVerificationBanner', () => {
   });
 
   it('asks to verify, and mails a new link on "Resend verification e-mail"', async () => {
-    const calls: string[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-      calls.push(`${init.method ?? 'GET'} ${url}`);
-      return Response.json({ message: emailVerificationMessages.sent });
-    });
+    server.use(
+      http.post('*/api/v1/users/me/email-verification', () =>
+        HttpResponse.json({ message: emailVerificationMessages.sent }),
+      ),
+    );
+    const requests = recordRequests();
     renderBanner(ME);
     expect(screen.getByText(/follow the link we sent to new\.person@example\.com/)).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Resend verification e-mail' }));
     expect(await screen.findByText(emailVerificationMessages.sent)).toBeVisible();
-    expect(calls).toContain('POST /api/v1/users/me/email-verification');
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toContain(
+      'POST /api/v1/users/me/email-verification',
+    );
   });
 
   it("shows the limit's message when too many links were asked for", async () => {
-    vi.stubGlobal('fetch', async () =>
-      Response.json(
-        { detail: 'Too many requests, please try again later', code: 'rate_limited' },
-        { status: 429, headers: { 'retry-after': '600' } },
+    server.use(
+      http.post('*/api/v1/users/me/email-verification', () =>
+        HttpResponse.json(
+          { detail: 'Too many requests, please try again later', code: 'rate_limited' },
+          { status: 429, headers: { 'retry-after': '600' } },
+        ),
       ),
     );
     renderBanner(ME);

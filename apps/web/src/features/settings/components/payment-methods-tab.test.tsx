@@ -1,6 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { callsOf, recordRequests, server } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
@@ -26,16 +28,14 @@ const OTHER_CARD = {
 
 /** Lists two saved cards and answers every change with `failure`. */
 function serveCards(failure: () => Response) {
-  const changes: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    if (method === 'GET' && url === '/api/v1/subscriptions/payment-methods') {
-      return Response.json({ data: [DEFAULT_CARD, OTHER_CARD], count: 2 });
-    }
-    changes.push(`${method} ${url}`);
-    return failure();
-  });
-  return changes;
+  server.use(
+    http.get('*/api/v1/subscriptions/payment-methods', () =>
+      HttpResponse.json({ data: [DEFAULT_CARD, OTHER_CARD], count: 2 }),
+    ),
+    http.all('*/api/v1/subscriptions/payment-methods/*', failure),
+  );
+  const requests = recordRequests();
+  return () => callsOf(requests).filter((call) => call !== 'GET /api/v1/subscriptions/payment-methods');
 }
 
 // The tab inside the app's own query client, whose global handler turns a failed change into the
@@ -64,7 +64,7 @@ describe('PaymentMethodsTab failures (SET-CARDS-5)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to delete payment method$/);
-    expect(changes).toEqual([`DELETE /api/v1/subscriptions/payment-methods/${OTHER_CARD.id}`]);
+    expect(changes()).toEqual([`DELETE /api/v1/subscriptions/payment-methods/${OTHER_CARD.id}`]);
     expect(screen.getByText('•••• 5555')).toBeVisible();
   });
 
@@ -75,7 +75,7 @@ describe('PaymentMethodsTab failures (SET-CARDS-5)', () => {
     await user.click(await screen.findByRole('button', { name: 'Set as Default' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to update default payment method$/);
-    expect(changes).toEqual([`POST /api/v1/subscriptions/payment-methods/${OTHER_CARD.id}/default`]);
+    expect(changes()).toEqual([`POST /api/v1/subscriptions/payment-methods/${OTHER_CARD.id}/default`]);
   });
 
   it('adds the server’s reason when it gave one', async () => {

@@ -4,6 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { appTheme } from '../../../app/theme.js';
 import { Toaster } from '../../../components/toaster.js';
 import { getQueryClient, QueryProvider } from '../../../lib/query-client.js';
@@ -68,7 +69,7 @@ function serve({
   change = serverError,
 }: { plans?: unknown; subscription?: unknown; change?: () => Response } = {}) {
   const changes: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     if (method === 'GET' && url === '/api/v1/subscriptions/plans') {
       return plans instanceof Response ? plans : Response.json(plans);
@@ -213,7 +214,7 @@ describe('PlansTab', () => {
     ];
     const granting = { ...PRO, role_ids: [roles[0]!.id], roles: [{ id: roles[0]!.id, name: 'download_reports' }] };
     const bodies: unknown[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    serveApi(async (url, init) => {
       const method = init.method ?? 'GET';
       if (method === 'GET' && url === '/api/v1/subscriptions/plans')
         return Response.json({ data: [granting], count: 1 });
@@ -263,7 +264,7 @@ describe('PlansTab', () => {
   it('sends an empty role_ids when no role is chosen (PLAN-ROLES-1)', async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    serveApi(async (url, init) => {
       const method = init.method ?? 'GET';
       if (method === 'GET' && url === '/api/v1/subscriptions/plans') return Response.json({ data: [], count: 0 });
       if (method === 'GET' && url === '/api/v1/subscriptions/subscription') return Response.json(null);

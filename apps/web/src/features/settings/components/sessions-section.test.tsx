@@ -1,7 +1,9 @@
 import { sessionMessages, type AccountSession } from '@dataplatform/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { callsOf, recordRequests, server } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
@@ -23,30 +25,25 @@ function session(id: number, overrides: Partial<AccountSession> = {}): AccountSe
 
 /** A server holding the caller's sessions; DELETE and revoke-others change them as the API does. */
 function fakeServer(sessions: AccountSession[], options: { failList?: boolean } = {}) {
-  const calls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    calls.push(`${method} ${url}`);
-    if (method === 'GET' && url === '/api/v1/users/me/sessions') {
-      if (options.failList) return Response.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 });
-      return Response.json({ data: sessions });
-    }
-    if (method === 'DELETE') {
-      const id = url.split('/').pop();
-      sessions.splice(
-        sessions.findIndex((s) => s.id === id),
-        1,
-      );
-      return new Response(null, { status: 204 });
-    }
-    if (url === '/api/v1/users/me/sessions/revoke-others') {
+  server.use(
+    http.get('*/api/v1/users/me/sessions', () => {
+      if (options.failList) return HttpResponse.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 });
+      return HttpResponse.json({ data: sessions });
+    }),
+    http.post('*/api/v1/users/me/sessions/revoke-others', () => {
       const revoked = sessions.filter((s) => !s.current).length;
       sessions.splice(0, sessions.length, ...sessions.filter((s) => s.current));
-      return Response.json({ revoked });
-    }
-    return Response.json({ detail: 'Not Found', code: 'not_found' }, { status: 404 });
-  });
-  return calls;
+      return HttpResponse.json({ revoked });
+    }),
+    http.delete('*/api/v1/users/me/sessions/:id', ({ params }) => {
+      sessions.splice(
+        sessions.findIndex((s) => s.id === params.id),
+        1,
+      );
+      return new HttpResponse(null, { status: 204 });
+    }),
+  );
+  return recordRequests();
 }
 
 function renderSection() {
@@ -77,13 +74,13 @@ describe('SessionsSection', () => {
   });
 
   it('signs out another session after asking', async () => {
-    const calls = fakeServer([session(1, { current: true }), session(2)]);
+    const requests = fakeServer([session(1, { current: true }), session(2)]);
     renderSection();
     await userEvent.click(await screen.findByRole('button', { name: /^Sign out Chrome 156 on Linux/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign Out Session' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('Session signed out')).toBeVisible();
-    expect(calls).toContain(`DELETE /api/v1/users/me/sessions/${session(2).id}`);
+    expect(callsOf(requests)).toContain(`DELETE /api/v1/users/me/sessions/${session(2).id}`);
     expect(await screen.findByText(sessionMessages.noOtherSessions)).toBeVisible();
   });
 

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { apiRequest } from '../../../lib/api-client.js';
 import { clearSession, STORAGE_KEYS } from '../../../lib/session.js';
 import { TenantSwitcher } from './tenant-switcher.js';
@@ -19,7 +20,7 @@ const GLOBEX = { id: '00000000-0000-4000-8000-00000000000b', name: 'Globex', des
  */
 function serve(tenants: { id: string }[]) {
   const calls: { url: string; tenant: string | null }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const tenant = new Headers(init.headers).get('X-Tenant-ID');
     calls.push({ url, tenant });
     if (tenant && !tenants.some((allowed) => allowed.id === tenant)) {

@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { server, serveApi } from '../../../test/api-server.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -18,7 +20,7 @@ interface Call {
 /** Stubs fetch with a server whose two-factor state the test holds; answers are by method and path. */
 function fakeServer(state: { enabled: boolean; required?: boolean; disableAnswer?: () => Response }) {
   const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     calls.push({ method, url, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined });
     if (method === 'GET' && url === '/api/v1/users/me/two-factor') {
@@ -102,7 +104,11 @@ describe('TwoFactorSection', () => {
   });
 
   it('says so when the status cannot be loaded', async () => {
-    vi.stubGlobal('fetch', async () => Response.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 }));
+    server.use(
+      http.get('*/api/v1/users/me/two-factor', () =>
+        HttpResponse.json({ detail: 'Boom', code: 'internal_error' }, { status: 500 }),
+      ),
+    );
     renderSection();
     expect(await screen.findByText('Error loading two-factor authentication. Please try again later.')).toBeVisible();
   });

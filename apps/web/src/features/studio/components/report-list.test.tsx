@@ -2,7 +2,9 @@ import type { ReportListItem } from '@dataplatform/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { recordRequests, server, urlsOf } from '../../../test/api-server.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { ReportList } from './report-list.js';
 
@@ -19,17 +21,16 @@ const OWN: ReportListItem = {
   updated_by: 'ana@example.com',
 };
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('ReportList (STUDIO-VIEW-1)', () => {
   it('shows who changed each report last, and asks the server for the reports a search matches', async () => {
     const user = userEvent.setup();
-    const asked: string[] = [];
-    vi.stubGlobal('fetch', async (url: string) => {
-      asked.push(url);
-      const q = new URL(url, 'http://x').searchParams.get('q');
-      return Response.json(q === 'nothing' ? { data: [], count: 0 } : { data: [OWN], count: 1 });
-    });
+    server.use(
+      http.get('*/api/v1/studio/reports', ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q');
+        return HttpResponse.json(q === 'nothing' ? { data: [], count: 0 } : { data: [OWN], count: 1 });
+      }),
+    );
+    const requests = recordRequests();
     renderWithFreshClient(
       <MemoryRouter>
         <ReportList />
@@ -39,6 +40,6 @@ describe('ReportList (STUDIO-VIEW-1)', () => {
     expect(screen.getByText('by ana@example.com')).toBeVisible();
     await user.type(screen.getByRole('searchbox', { name: 'Search reports' }), 'nothing');
     expect(await screen.findByText('No report matches this search.')).toBeVisible();
-    expect(asked.at(-1)).toBe('/api/v1/studio/reports?skip=0&limit=20&q=nothing');
+    expect(urlsOf(requests).at(-1)).toBe('/api/v1/studio/reports?skip=0&limit=20&q=nothing');
   });
 });

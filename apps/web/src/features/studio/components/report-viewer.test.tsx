@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { server, serveApi } from '../../../test/api-server.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { ReportViewer } from './report-viewer.js';
 
@@ -55,7 +57,7 @@ function result(columns: string[], rows: unknown[][], count = rows.length): Repo
 function serve() {
   const runs: RunBody[] = [];
   const state = { slowWorks: false };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     if (url === '/api/v1/studio/reports/rates') return Response.json(REPORT);
     if (url === `/api/v1/studio/reports/${REPORT.id}/run`) {
       const body = JSON.parse(init.body as string) as RunBody;
@@ -154,7 +156,9 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
   });
 
   it('says so when the report does not exist', async () => {
-    vi.stubGlobal('fetch', async () => Response.json({ detail: 'Not Found' }, { status: 404 }));
+    server.use(
+      http.get('*/api/v1/studio/reports/:slug', () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
+    );
     view();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'There is no report here, or it belongs to another tenant.',
@@ -178,7 +182,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
       blocks: REPORT.blocks.filter((block) => block.kind === 'table'),
     };
     const exports: unknown[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    serveApi(async (url, init) => {
       if (url === '/api/v1/studio/reports/rates') return Response.json(queried);
       if (url === `/api/v1/studio/reports/${REPORT.id}/params/code/options`) {
         return Response.json({ data: ['99213', '99214', '70450'], count: 3 });

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { SourcesPage } from './sources-page.js';
@@ -79,7 +80,7 @@ interface Server {
 /** The API: a writer (or a reader) in a tenant with the demo and extract sources. */
 function serve(options: { sourcesWrite?: boolean; sourcesFail?: number } = {}): Server {
   const server: Server = { extracts: [SALES], sourcesFail: options.sourcesFail ?? 0, deleted: [] };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     if (url === '/api/v1/studio/access') {
       return Response.json({

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveApi } from '../../../test/api-server.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import type { EditorProblem } from './definition-problems.js';
 import ReportEditorPage from './report-editor.js';
@@ -66,7 +67,7 @@ function serve(options: { invalidOnServer?: boolean } = {}) {
   const puts: Put[] = [];
   const previews: { definition: string; block: string; params: Record<string, string> }[] = [];
   const state = { current: report(1, 'Mine to start with') };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  serveApi(async (url, init) => {
     const method = init.method ?? 'GET';
     if (url === '/api/v1/studio/access') return Response.json({ reports_write: true });
     if (url.startsWith('/api/v1/studio/sources/')) return Response.json({ data: [], count: 0 });

@@ -1,6 +1,8 @@
 import type { ReportVersion } from '@dataplatform/contract';
 import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { server } from '../../../test/api-server.js';
 import { renderWithFreshClient } from '../../../test/render-in-app.js';
 import { VersionHistory } from './version-history.js';
 
@@ -43,7 +45,11 @@ function screenWidth(width: number) {
 }
 
 function renderHistory() {
-  vi.stubGlobal('fetch', async () => Response.json({ data: VERSIONS, count: VERSIONS.length }));
+  server.use(
+    http.get('*/api/v1/studio/reports/:id/versions', () =>
+      HttpResponse.json({ data: VERSIONS, count: VERSIONS.length }),
+    ),
+  );
   return renderWithFreshClient(<VersionHistory report={REPORT} canWrite dirty={false} onRestored={() => undefined} />);
 }
 
