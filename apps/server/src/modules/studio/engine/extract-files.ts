@@ -67,7 +67,7 @@ export interface ExtractLoaderOptions {
 
 /**
  * What reading one upload may hold in memory, whatever its size: DuckDB spills the rest to its temp
- * folder. Measured on a 1 GB CSV (decision 044): the process grew by about 190 MiB with 96 MB and one
+ * folder. Measured on a 1 GB CSV (bench/results/2026-11-27-studio.md): the process grew by about 190 MiB with 96 MB and one
  * thread, 240 MiB with 128 MB, 490 MiB with the queries' 512 MB and two threads; 64 MB is too little
  * for the CSV reader's 30 MiB buffers. Reading is not faster with two threads (13-15 s either way).
  */
