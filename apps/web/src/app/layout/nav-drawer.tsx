@@ -46,18 +46,13 @@ export function NavDrawer() {
       })}
     >
       <nav aria-label="Site navigation">
-        {NAV_SECTIONS.map((section, index) => (
+        {NAV_SECTIONS.map((section) => (
           <Box key={section.label} sx={{ pt: 2 }}>
-            <Typography
-              id={`${NAV_DRAWER_ID}-${index}`}
-              component="h2"
-              variant="overline"
-              color="text.secondary"
-              sx={{ px: 2, fontWeight: 700 }}
-            >
+            <Typography component="h2" variant="overline" color="text.secondary" sx={{ px: 2, fontWeight: 700 }}>
               {section.label}
             </Typography>
-            <List aria-labelledby={`${NAV_DRAWER_ID}-${index}`} dense>
+            {/* Under its heading, unlabelled: the drawer is in the page while closed (see popup-menu.tsx). */}
+            <List dense>
               {section.items.map((item) => (
                 <ListItem key={item.to} disablePadding>
                   <ListItemButton component={RouterLink} to={item.to}>

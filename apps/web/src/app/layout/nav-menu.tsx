@@ -17,7 +17,7 @@ export function NavMenu({ section, current }: { section: NavSection; current: bo
       >
         {section.label}
       </Button>
-      <PopupMenu id={id} labelledBy={`${id}-button`} entries={section.items} />
+      <PopupMenu id={id} entries={section.items} />
     </>
   );
 }

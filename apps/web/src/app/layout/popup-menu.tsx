@@ -24,15 +24,7 @@ function sessionDisplay(signedIn: boolean | undefined): SxProps<Theme> | undefin
  * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button by CSS anchor positioning, and works before and
  * without React, so the marketing pages ship no script for it.
  */
-export function PopupMenu({
-  id,
-  labelledBy,
-  entries,
-}: {
-  id: string;
-  labelledBy: string;
-  entries: readonly PopupMenuEntry[];
-}) {
+export function PopupMenu({ id, entries }: { id: string; entries: readonly PopupMenuEntry[] }) {
   return (
     <Paper
       id={id}
@@ -52,7 +44,9 @@ export function PopupMenu({
         positionTryFallbacks: 'flip-inline',
       }}
     >
-      <MenuList aria-labelledby={labelledBy}>
+      {/* No aria-labelledby: the menu is in the page while closed, and a label would make "Company"
+          name it as well as the contact form's Company field (getByLabel would find both). */}
+      <MenuList>
         {entries.map((entry) => (
           <MenuItem key={entry.label} component={RouterLink} to={entry.to} sx={sessionDisplay(entry.signedIn)}>
             {entry.label}

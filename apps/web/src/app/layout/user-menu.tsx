@@ -25,7 +25,7 @@ export function UserMenu({ current }: { current: boolean }) {
       >
         <AccountCircle />
       </IconButton>
-      <PopupMenu id="account-menu" labelledBy="account-menu-button" entries={ACCOUNT_MENU_ENTRIES} />
+      <PopupMenu id="account-menu" entries={ACCOUNT_MENU_ENTRIES} />
     </>
   );
 }
