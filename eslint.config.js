@@ -143,6 +143,17 @@ export default tseslint.config(
               importNames: ['TablePagination'],
               message: "Use DataTable's pagination (components/data-table.tsx, decision 036).",
             },
+            {
+              name: '@mui/material/Menu',
+              message:
+                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 045).',
+            },
+            {
+              name: '@mui/material',
+              importNames: ['Menu'],
+              message:
+                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 045).',
+            },
           ],
         },
       ],

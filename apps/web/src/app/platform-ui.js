@@ -19,7 +19,7 @@
   window.addEventListener('storage', showSession);
 
   function visibleItems(menu) {
-    return Array.prototype.filter.call(menu.querySelectorAll('[role="menuitem"]'), function (item) {
+    return Array.prototype.filter.call(menu.querySelectorAll('[role^="menuitem"]'), function (item) {
       return item.getClientRects().length > 0;
     });
   }

@@ -1,7 +1,7 @@
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import Button from '@mui/material/Button';
 import type { NavSection } from './navigation.js';
-import { PopupMenu, popupMenuButtonProps } from './popup-menu.js';
+import { PopupMenu, PopupMenuLinks, popupMenuButtonProps } from '../../components/popup-menu.js';
 
 /** One top-bar menu (Platform, Solutions & Services, Company). */
 export function NavMenu({ section, current }: { section: NavSection; current: boolean }) {
@@ -17,7 +17,9 @@ export function NavMenu({ section, current }: { section: NavSection; current: bo
       >
         {section.label}
       </Button>
-      <PopupMenu id={id} entries={section.items} />
+      <PopupMenu id={id}>
+        <PopupMenuLinks entries={section.items} />
+      </PopupMenu>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import IconButton from '@mui/material/IconButton';
 import { paths } from '../../config/paths.js';
-import { PopupMenu, popupMenuButtonProps, type PopupMenuEntry } from './popup-menu.js';
+import { PopupMenu, PopupMenuLinks, popupMenuButtonProps, type PopupMenuEntry } from '../../components/popup-menu.js';
 
 /**
  * The account menu (NAV-LAYOUT-3): My Profile; Studio and Log Out while signed in, Log In while not.
@@ -25,7 +25,9 @@ export function UserMenu({ current }: { current: boolean }) {
       >
         <AccountCircle />
       </IconButton>
-      <PopupMenu id="account-menu" entries={ACCOUNT_MENU_ENTRIES} />
+      <PopupMenu id="account-menu">
+        <PopupMenuLinks entries={ACCOUNT_MENU_ENTRIES} />
+      </PopupMenu>
     </>
   );
 }

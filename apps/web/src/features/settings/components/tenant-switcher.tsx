@@ -6,15 +6,16 @@ import Button, { buttonClasses } from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { closePopupMenu, PopupMenu, popupMenuButtonProps } from '../../../components/popup-menu.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { getSelectedTenantId, setSelectedTenantId } from '../../../lib/session.js';
 import { myTenantsKeys, myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 
 const NO_TENANT = 'No tenant';
+const MENU_ID = 'tenant-menu';
 
 /**
  * The top bar's tenant switcher, for a signed-in user who belongs to at least one tenant: shows the
@@ -33,8 +34,6 @@ function TenantMenu() {
   const queryClient = useQueryClient();
   const tenants = useQuery(myTenantsQueryOptions());
   const [selectedId, setSelectedId] = useState(getSelectedTenantId);
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const menuId = useId();
 
   const list: TenantSummary[] = tenants.data?.data ?? [];
   const selected = list.find((tenant) => tenant.id === selectedId);
@@ -49,7 +48,7 @@ function TenantMenu() {
   if (list.length === 0) return null;
 
   const choose = (tenantId: string) => {
-    setAnchor(null);
+    closePopupMenu(MENU_ID);
     if (tenantId === (selected?.id ?? '')) return;
     setSelectedTenantId(tenantId);
     setSelectedId(tenantId);
@@ -63,10 +62,7 @@ function TenantMenu() {
       <Button
         color="inherit"
         aria-label={`Tenant: ${label}`}
-        aria-haspopup="true"
-        aria-controls={anchor ? menuId : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        {...popupMenuButtonProps(MENU_ID)}
         startIcon={<ApartmentIcon aria-hidden="true" />}
         sx={{
           textTransform: 'none',
@@ -78,7 +74,7 @@ function TenantMenu() {
       >
         <TenantName label={label} />
       </Button>
-      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+      <PopupMenu id={MENU_ID}>
         <MenuItem
           role="menuitemradio"
           aria-checked={selected === undefined}
@@ -101,7 +97,7 @@ function TenantMenu() {
             <ListItemText>{tenant.name}</ListItemText>
           </MenuItem>
         ))}
-      </Menu>
+      </PopupMenu>
     </>
   );
 }

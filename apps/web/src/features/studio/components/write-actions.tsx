@@ -1,9 +1,11 @@
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import StorageIcon from '@mui/icons-material/Storage';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { getSelectedTenantId } from '../../../lib/session.js';
 import { accessQueryOptions } from '../api/editor.js';
@@ -16,20 +18,23 @@ function useCanWrite(): boolean {
 
 /**
  * The report list's "New report" (STUDIO-EDIT-1), for holders of `reports:write`. Reports are saved
- * in a tenant: with none selected the button says so instead of leading to a save that must fail.
+ * in a tenant: with none selected the button is disabled and a visible line beside it says why (a
+ * tooltip on a disabled button reaches neither the keyboard nor a touch screen).
  */
 export function NewReportButton() {
   const canWrite = useCanWrite();
+  const reasonId = useId();
   if (!canWrite) return null;
   if (getSelectedTenantId() === '') {
     return (
-      <Tooltip title="Choose a tenant first: reports are saved in one">
-        <span>
-          <Button variant="contained" startIcon={<AddIcon />} disabled>
-            New report
-          </Button>
-        </span>
-      </Tooltip>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Button variant="contained" startIcon={<AddIcon />} disabled aria-describedby={reasonId}>
+          New report
+        </Button>
+        <Typography id={reasonId} variant="body2" color="text.secondary">
+          Choose a tenant first: reports are saved in one
+        </Typography>
+      </Box>
     );
   }
   return (

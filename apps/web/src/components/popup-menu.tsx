@@ -2,6 +2,7 @@ import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
 import Paper from '@mui/material/Paper';
 import type { SxProps, Theme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 
 export interface PopupMenuEntry {
@@ -21,10 +22,12 @@ function sessionDisplay(signedIn: boolean | undefined): SxProps<Theme> | undefin
 /**
  * A top-bar menu: a `popover` opened by the button whose `popoverTarget` is `id` (decision 045).
  * The browser opens and light-dismisses it and gives focus back; MUI's MenuList moves focus between
- * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button by CSS anchor positioning, and works before and
- * without React, so the marketing pages ship no script for it.
+ * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button
+ * by CSS anchor positioning, and works before and without React, so the marketing pages ship no
+ * script for it. `children` are MUI MenuItems: links (`PopupMenuLinks`) or buttons that call
+ * `closePopupMenu` when chosen.
  */
-export function PopupMenu({ id, entries }: { id: string; entries: readonly PopupMenuEntry[] }) {
+export function PopupMenu({ id, children }: { id: string; children: ReactNode }) {
   return (
     <Paper
       id={id}
@@ -46,15 +49,23 @@ export function PopupMenu({ id, entries }: { id: string; entries: readonly Popup
     >
       {/* No aria-labelledby: the menu is in the page while closed, and a label would make "Company"
           name it as well as the contact form's Company field (getByLabel would find both). */}
-      <MenuList>
-        {entries.map((entry) => (
-          <MenuItem key={entry.label} component={RouterLink} to={entry.to} sx={sessionDisplay(entry.signedIn)}>
-            {entry.label}
-          </MenuItem>
-        ))}
-      </MenuList>
+      <MenuList>{children}</MenuList>
     </Paper>
   );
+}
+
+/** A menu's entries as links (a followed link closes the menu: app/platform-ui.js). */
+export function PopupMenuLinks({ entries }: { entries: readonly PopupMenuEntry[] }) {
+  return entries.map((entry) => (
+    <MenuItem key={entry.label} component={RouterLink} to={entry.to} sx={sessionDisplay(entry.signedIn)}>
+      {entry.label}
+    </MenuItem>
+  ));
+}
+
+/** Closes menu `id` after a choice that is not a link; the browser gives focus back to its button. */
+export function closePopupMenu(id: string) {
+  document.getElementById(id)?.hidePopover();
 }
 
 /** What the button that opens menu `id` needs: its target, and the anchor the menu is placed by. */
