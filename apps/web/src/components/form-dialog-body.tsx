@@ -9,7 +9,8 @@ import FormHelperText from '@mui/material/FormHelperText';
 import { useId, useState } from 'react';
 import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { applyServerErrors, type FormDialogProps } from './form-dialog.js';
+import { applyServerErrors } from '../lib/form-errors.js';
+import type { FormDialogProps } from './form-dialog.js';
 
 /** FormDialog's form, in a chunk of its own (react-hook-form and the zod resolver load on opening). */
 export function FormDialogBody<TValues extends FieldValues, TParsed>({

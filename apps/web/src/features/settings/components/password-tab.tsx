@@ -1,20 +1,20 @@
-// First: Zod's settings must be in place before any schema is built.
-import '../../../lib/zod-jitless.js';
-import { ErrorCode, UpdatePasswordSchema, type UpdatePassword } from '@dataplatform/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { ErrorCode, type UpdatePassword } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { applyServerErrors } from '../../../components/form-dialog.js';
+import { applyServerErrors } from '../../../lib/form-errors.js';
 import { passwordFieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { PasswordField } from '../../../components/password-field.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useChangePassword } from '../api/change-password.js';
+
+const loadSchema = () => import('./password-schema.js').then((module) => module.UpdatePasswordSchema);
 
 const EMPTY: UpdatePassword = { current_password: '', new_password: '', confirm_password: '' };
 
@@ -33,14 +33,12 @@ export function PasswordTab() {
   // no later validation of another field can wipe it; it goes when that field is edited.
   const [serverError, setServerError] = useState<{ field: keyof UpdatePassword; message: string }>();
   const change = useChangePassword();
-  const form = useForm<UpdatePassword>({
-    mode: 'onBlur',
-    resolver: zodResolver(UpdatePasswordSchema),
-    defaultValues: EMPTY,
-  });
+  const { schema, fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const form = useForm<UpdatePassword>({ mode: 'onBlur', resolver, defaultValues: EMPTY });
   const newPassword = useWatch({ control: form.control, name: 'new_password' });
   const values = useWatch({ control: form.control });
-  const valid = UpdatePasswordSchema.safeParse(values).success;
+  // Until the rules are here (they come with the first focus), Save waits.
+  const valid = schema?.safeParse(values).success ?? false;
 
   const onSubmit = form.handleSubmit(async (body) => {
     setFormError(undefined);
@@ -84,7 +82,14 @@ export function PasswordTab() {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={fetchSchema}
+      onPointerEnter={fetchSchema}
+      sx={{ display: 'grid', gap: 2, maxWidth: 480 }}
+    >
       <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
         Change Password
       </Typography>

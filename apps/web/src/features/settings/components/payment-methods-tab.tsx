@@ -10,7 +10,7 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { showToast } from '../../../lib/toast-store.js';
 import {
@@ -18,8 +18,12 @@ import {
   useDeletePaymentMethod,
   useSetDefaultPaymentMethod,
 } from '../api/payment-methods.js';
-import { AddPaymentMethodDialog } from './add-payment-method-dialog.js';
 import { QueryState } from '../../../components/query-state.js';
+
+// The add-card dialog (its card rules, zod, the text fields) loads as the pointer or the focus nears
+// its button, not with the tab.
+const loadAddDialog = () => import('./add-payment-method-dialog.js');
+const AddPaymentMethodDialog = lazy(async () => ({ default: (await loadAddDialog()).AddPaymentMethodDialog }));
 
 /** "12/35": the expiry a saved card shows (SET-CARDS-1), as MM/YY. */
 export function formatCardExpiry(method: Pick<PaymentMethod, 'expiry_month' | 'expiry_year'>): string {
@@ -32,6 +36,8 @@ export function PaymentMethodsTab() {
   const setDefault = useSetDefaultPaymentMethod();
   const remove = useDeletePaymentMethod();
   const [adding, setAdding] = useState(false);
+  // Mounted from the first opening on, so closing keeps the dialog's exit transition.
+  const [opened, setOpened] = useState(false);
   const [deleting, setDeleting] = useState<PaymentMethod>();
   const cards = methods.data?.data ?? [];
 
@@ -41,7 +47,16 @@ export function PaymentMethodsTab() {
         <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
           Payment Methods
         </Typography>
-        <Button variant="contained" startIcon={<CreditCard aria-hidden="true" />} onClick={() => setAdding(true)}>
+        <Button
+          variant="contained"
+          startIcon={<CreditCard aria-hidden="true" />}
+          onClick={() => {
+            setOpened(true);
+            setAdding(true);
+          }}
+          onPointerEnter={() => void loadAddDialog()}
+          onFocus={() => void loadAddDialog()}
+        >
           Add Payment Method
         </Button>
       </Box>
@@ -109,7 +124,11 @@ export function PaymentMethodsTab() {
           </Box>
         )}
       />
-      <AddPaymentMethodDialog open={adding} onClose={() => setAdding(false)} firstCard={cards.length === 0} />
+      {opened ? (
+        <Suspense fallback={null}>
+          <AddPaymentMethodDialog open={adding} onClose={() => setAdding(false)} firstCard={cards.length === 0} />
+        </Suspense>
+      ) : undefined}
       <ConfirmDialog
         open={deleting !== undefined}
         title="Delete Payment Method"

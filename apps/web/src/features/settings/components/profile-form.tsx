@@ -16,7 +16,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { applyServerErrors } from '../../../components/form-dialog.js';
+import { applyServerErrors } from '../../../lib/form-errors.js';
 import { fieldProps } from '../../../components/form-field.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
