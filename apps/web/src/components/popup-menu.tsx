@@ -71,7 +71,6 @@ export function closePopupMenu(id: string) {
 /** What the button that opens menu `id` needs: its target, and the anchor the menu is placed by. */
 export function popupMenuButtonProps(id: string) {
   return {
-    id: `${id}-button`,
     popoverTarget: id,
     'aria-haspopup': 'menu' as const,
     style: { anchorName: `--${id}` },

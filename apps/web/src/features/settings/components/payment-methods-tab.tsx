@@ -18,6 +18,7 @@ import {
   useDeletePaymentMethod,
   useSetDefaultPaymentMethod,
 } from '../api/payment-methods.js';
+import { CardList } from '../../../components/card-list.js';
 import { QueryState } from '../../../components/query-state.js';
 
 // The add-card dialog (its card rules, zod, the text fields) loads as the pointer or the focus nears
@@ -67,18 +68,7 @@ export function PaymentMethodsTab() {
         empty={billingMessages.noPaymentMethods}
         isEmpty={cards.length === 0}
         content={() => (
-          <Box
-            component="ul"
-            aria-label="Saved cards"
-            sx={{
-              listStyle: 'none',
-              p: 0,
-              m: 0,
-              display: 'grid',
-              gap: 2,
-              gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
-            }}
-          >
+          <CardList label="Saved cards">
             {cards.map((card) => (
               <Card
                 component="li"
@@ -121,7 +111,7 @@ export function PaymentMethodsTab() {
                 </CardActions>
               </Card>
             ))}
-          </Box>
+          </CardList>
         )}
       />
       {opened ? (

@@ -23,6 +23,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { CardList } from '../../../components/card-list.js';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadFailure } from '../../../components/query-state.js';
 import { paths } from '../../../config/paths.js';
@@ -86,18 +87,7 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
     body = <Typography color="text.secondary">{billingMessages.noPlans}</Typography>;
   } else {
     body = (
-      <Box
-        component="ul"
-        aria-label="Plans"
-        sx={{
-          listStyle: 'none',
-          p: 0,
-          m: 0,
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))',
-        }}
-      >
+      <CardList label="Plans">
         {sorted.map((plan) => {
           const currentPlan = isCurrent(plan, current);
           return (
@@ -193,7 +183,7 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
             </Card>
           );
         })}
-      </Box>
+      </CardList>
     );
   }
 
