@@ -26,6 +26,8 @@ interface AuditJson {
     group: Group;
     path: string;
     jsGzipBytes: number;
+    /** Of jsGzipBytes, the chart library's chunk; absent from audits written before it was told apart. */
+    chartLibraryGzipBytes?: number;
     signedInChunks: string[];
     median?: Record<Category, number>;
   }[];
@@ -124,14 +126,21 @@ export function checkPageTargets(runs: PageRuns): TargetCheck[] {
       });
     }
 
-    const bytes = pages.map((page) => page.jsGzipBytes);
-    const largest = pages.reduce((most, page) => (page.jsGzipBytes > most.jsGzipBytes ? page : most));
+    // A report viewer's budget is what it loads before the chart library (issue 32).
+    const budgeted = (page: AuditJson['pages'][number]) => page.jsGzipBytes - (page.chartLibraryGzipBytes ?? 0);
+    const bytes = pages.map(budgeted);
+    const largest = pages.reduce((most, page) => (budgeted(page) > budgeted(most) ? page : most));
     const kb = (value: number) => `${(value / KB).toFixed(1)} KB`;
+    const withChart = pages.filter((page) => (page.chartLibraryGzipBytes ?? 0) > 0);
     if (target.maxJsBytes !== undefined) {
       checks.push({
-        name: `${name}: first-load JavaScript ≤ ${target.maxJsBytes / KB} KB gzipped`,
-        measured: `${span(bytes, kb)} (largest: ${largest.path})`,
-        pass: largest.jsGzipBytes <= target.maxJsBytes,
+        name:
+          `${name}: first-load JavaScript ≤ ${target.maxJsBytes / KB} KB gzipped` +
+          (withChart.length > 0 ? ' (a report: before the chart library)' : ''),
+        measured:
+          `${span(bytes, kb)} (largest: ${largest.path})` +
+          withChart.map((page) => `; ${page.path} with the chart library ${kb(page.jsGzipBytes)}`).join(''),
+        pass: budgeted(largest) <= target.maxJsBytes,
       });
     }
     if (target.noSignedInChunk) {

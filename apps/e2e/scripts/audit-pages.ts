@@ -154,9 +154,14 @@ async function gzippedSize(file: string): Promise<number> {
 
 interface FirstLoad {
   bytes: number;
+  /** Of `bytes`, the chart library's chunk (Vega, loaded with a report's first chart). */
+  chartLibraryBytes: number;
   scripts: string[];
   signedIn: string[];
 }
+
+/** The chunk that brings Vega: issue 32 budgets a report viewer's JavaScript before it. */
+const CHART_LIBRARY_CHUNK = 'vega-chart';
 
 /** What a login leaves in the browser, for a new context at `origin` (none for an anonymous visitor). */
 function storageFor(origin: string, session: Session | undefined) {
@@ -188,9 +193,14 @@ async function measureFirstLoad(browser: Browser, origin: string, url: string, s
       throw new Error(`${url} ended on ${page.url()}: is the session right?`);
     }
     let bytes = 0;
-    for (const script of scripts) bytes += await gzippedSize(path.join(webDistDir, script));
+    let chartLibraryBytes = 0;
+    for (const script of scripts) {
+      const size = await gzippedSize(path.join(webDistDir, script));
+      bytes += size;
+      if (isChunk(script, CHART_LIBRARY_CHUNK)) chartLibraryBytes += size;
+    }
     const signedIn = scripts.filter((script) => SIGNED_IN_CHUNKS.some((chunk) => isChunk(script, chunk)));
-    return { bytes, scripts, signedIn };
+    return { bytes, chartLibraryBytes, scripts, signedIn };
   } finally {
     await context.close();
   }
@@ -420,6 +430,7 @@ interface PageResult {
   path: string;
   as: Visitor;
   jsGzipBytes: number;
+  chartLibraryGzipBytes: number;
   scripts: string[];
   signedInChunks: string[];
   lighthouseRuns: LighthouseRun[];
@@ -448,7 +459,9 @@ try {
       const firstLoad = await measureFirstLoad(browser, origin, url, session);
       const target = TARGETS[page.group];
       const misses: string[] = [];
-      if (target.maxJsBytes !== undefined && firstLoad.bytes > target.maxJsBytes) misses.push('js');
+      // A report viewer's budget is what comes before the chart library (issue 32).
+      const budgeted = firstLoad.bytes - firstLoad.chartLibraryBytes;
+      if (target.maxJsBytes !== undefined && budgeted > target.maxJsBytes) misses.push('js');
       if (target.noSignedInChunk && firstLoad.signedIn.length > 0) misses.push('signed-in chunk');
       const lighthouseRuns: LighthouseRun[] = [];
       if (!options['chunks-only']) {
@@ -469,6 +482,7 @@ try {
       results.push({
         ...page,
         jsGzipBytes: firstLoad.bytes,
+        chartLibraryGzipBytes: firstLoad.chartLibraryBytes,
         scripts: firstLoad.scripts,
         signedInChunks: firstLoad.signedIn,
         lighthouseRuns,
@@ -514,7 +528,10 @@ const header = [
 ];
 const rows = results.map((result) => {
   const target = TARGETS[result.group];
-  const js = `${(result.jsGzipBytes / KB).toFixed(1)} KB / ${result.scripts.length} files`;
+  const chart = result.chartLibraryGzipBytes;
+  const js =
+    `${(result.jsGzipBytes / KB).toFixed(1)} KB / ${result.scripts.length} files` +
+    (chart > 0 ? `, ${((result.jsGzipBytes - chart) / KB).toFixed(1)} KB before the chart library` : '');
   const budget = target.maxJsBytes === undefined ? '' : ` (<= ${target.maxJsBytes / KB})`;
   return [
     result.path,
