@@ -1,13 +1,18 @@
 import Box from '@mui/material/Box';
 import { useColorScheme, useTheme } from '@mui/material/styles';
 import { useEffect, useRef } from 'react';
-import embed from 'vega-embed';
+import { logger, parse, View, Warn } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { Handler } from 'vega-tooltip';
 
 /**
  * A Vega-Lite chart of the rows a block's query answered. This module (and Vega with it) loads
- * only with a report's first chart. Expressions go through Vega's interpreter, not `new Function`,
- * so the page's Content-Security-Policy (script-src 'self') holds. Colours come from the app's theme.
+ * only with a report's first chart. The spec is compiled with Vega-Lite's `compile` and drawn by
+ * Vega's `View` directly: vega-embed added its action menu, themes, JSON patching and version checks,
+ * none of which the viewer uses (bench/results/2026-11-27-chart-chunk.md).
+ * Expressions go through Vega's interpreter (`ast: true`), not `new Function`, so the page's
+ * Content-Security-Policy (script-src 'self') holds. Colours come from the app's theme.
  */
 export default function VegaChart({
   spec,
@@ -28,8 +33,7 @@ export default function VegaChart({
   useEffect(() => {
     const target = element.current;
     if (!target) return;
-    let finalize: (() => void) | undefined;
-    let cancelled = false;
+    let view: View | undefined;
     const style = getComputedStyle(target);
     const text = style.color;
     const grid = style.borderColor;
@@ -50,19 +54,25 @@ export default function VegaChart({
         ...(typeof spec.config === 'object' && spec.config !== null ? spec.config : {}),
       },
     };
-    void embed(target, full as never, {
-      actions: false,
-      ast: true,
-      expr: expressionInterpreter,
-      renderer: 'svg',
-      defaultStyle: false,
-    }).then((result) => {
-      if (cancelled) result.finalize();
-      else finalize = () => result.finalize();
-    });
+    // Async so that a spec Vega-Lite cannot compile rejects a promise, as vega-embed's did, instead
+    // of throwing out of the effect. Everything up to the await runs now, so the cleanup sees the view.
+    const draw = async () => {
+      const log = logger(Warn);
+      const vgSpec = compile(full as TopLevelSpec, { logger: log }).spec;
+      view = new View(parse(vgSpec, undefined, { ast: true }), {
+        renderer: 'svg',
+        logger: log,
+        expr: expressionInterpreter,
+        // The HTML tooltip vega-embed showed for `tooltip: true` on a mark (Vega's own handler would
+        // put the datum in the role="img" element's title instead).
+        tooltip: new Handler().call,
+      });
+      target.replaceChildren();
+      await view.initialize(target).runAsync();
+    };
+    void draw();
     return () => {
-      cancelled = true;
-      finalize?.();
+      view?.finalize();
     };
   }, [spec, values, description, mode, theme.typography.fontFamily]);
 
