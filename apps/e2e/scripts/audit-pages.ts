@@ -112,7 +112,7 @@ const pages = PAGES.filter((page) => groups.has(page.group));
 /** What a login leaves in localStorage (requirement WEB-STORAGE-1): the token and the user record. */
 type Session = Record<string, string>;
 
-async function seedAccounts(app: AppServer): Promise<Record<Exclude<Visitor, 'anonymous'>, Session>> {
+async function seedAccounts(app: AppServer): Promise<Record<Exclude<Visitor, 'anonymous'> | 'author', Session>> {
   const login = async (email: string, password: string) => {
     const response = await fetch(`${app.baseUrl}/api/v1/login/access-token`, {
       method: 'POST',
@@ -145,7 +145,22 @@ async function seedAccounts(app: AppServer): Promise<Record<Exclude<Visitor, 'an
       user: JSON.stringify({ id, email, is_superuser: isSuperuser }),
     };
   };
-  return { user: await create(false), superuser: await create(true) };
+  const user = await create(false);
+  const superuser = await create(true);
+  // An author for the editor's preview: the superuser, member of a tenant of its own, with it chosen.
+  const adminCall = async (method: string, apiPath: string, body: unknown) => {
+    const response = await fetch(`${app.baseUrl}/api/v1${apiPath}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${apiPath}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  };
+  const tenant = await adminCall('POST', '/tenants/', { name: `Audit ${Date.now()}`, status: 'active' });
+  const superuserId = (JSON.parse(superuser.user!) as { id: string }).id;
+  await adminCall('PUT', `/tenants/${tenant.id}/members`, [superuserId]);
+  return { user, superuser, author: { ...superuser, selectedTenantId: tenant.id } };
 }
 
 async function gzippedSize(file: string): Promise<number> {
@@ -304,12 +319,24 @@ async function lighthouse(origin: string, url: string, session: Session | undefi
   }
 }
 
+/** Issue 32: a report's first chart is drawn within this long of the navigation, the CPU slowed 4×. */
+const FIRST_CHART_TARGET_MS = 2500;
+const FIRST_CHART_PATH = '/payer';
+const FIRST_CHART_WAIT_MS = 60_000;
+/**
+ * A drawn chart: Vega's SVG inside the block's chart element, found by the description the app gives it
+ * (Vega sets that element's role to graphics-document as it draws, so the role cannot find it).
+ */
+const DRAWN_CHART = '[aria-label$="Use View as table to read its numbers."] svg';
+
 /** The interactions whose responsiveness is judged (issue 30): each must paint within INP_TARGET_MS. */
 const INP_TARGET_MS = 200;
 const INTERACTIONS: readonly {
   name: string;
   path: string;
   as: Visitor;
+  /** Brings the page where the judged press starts (not measured). */
+  prepare?(page: Page): Promise<void>;
   /** Presses what is judged, and waits for what the press shows. */
   act(page: Page): Promise<void>;
 }[] = [
@@ -340,7 +367,36 @@ const INTERACTIONS: readonly {
       await page.getByRole('tab', { name: 'Password', selected: true }).waitFor();
     },
   },
+  {
+    // Issue 32: a parameter changed back to a value whose results the page already holds.
+    name: 'cached parameter on /payer',
+    path: FIRST_CHART_PATH,
+    as: 'user',
+    async prepare(page) {
+      await payerReady(page);
+      const state = page.getByRole('textbox', { name: /^State/ });
+      await state.fill('tx');
+      await state.press('Enter');
+      await page.waitForURL(/state=tx/);
+      await payerReady(page);
+      await state.fill('');
+    },
+    async act(page) {
+      await page.getByRole('textbox', { name: /^State/ }).press('Enter');
+      await page.waitForURL((url) => !url.search.includes('state='));
+      await payerReady(page);
+    },
+  },
 ];
+
+/** The payer report with its outliers' first page and its first chart drawn. */
+async function payerReady(page: Page): Promise<void> {
+  await page
+    .getByRole('region', { name: /furthest from their payer/ })
+    .getByText(/^1–25 of [\d,]+$/)
+    .waitFor({ timeout: FIRST_CHART_WAIT_MS });
+  await page.locator(DRAWN_CHART).first().waitFor({ timeout: FIRST_CHART_WAIT_MS });
+}
 
 /**
  * Interaction to next paint of one press, as the browser's Event Timing reports it (the longest
@@ -352,6 +408,7 @@ async function measureInteraction(
   url: string,
   session: Session | undefined,
   act: (page: Page) => Promise<void>,
+  prepare?: (page: Page) => Promise<void>,
 ): Promise<number> {
   const origin = new URL(url).origin;
   const context = await browser.newContext({
@@ -369,12 +426,15 @@ async function measureInteraction(
         document.querySelector('script[type="module"]') === null ||
         document.documentElement.hasAttribute('data-app-running'),
     );
+    await prepare?.(page);
     await page.evaluate(() => {
       const durations: number[] = [];
+      // Only what starts from here: the buffered entries include the preparation's presses.
+      const since = performance.now();
       (window as unknown as { interactionDurations: number[] }).interactionDurations = durations;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as PerformanceEventTiming[]) {
-          if (entry.interactionId) durations.push(entry.duration);
+          if (entry.interactionId && entry.startTime >= since) durations.push(entry.duration);
         }
       }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
     });
@@ -391,10 +451,49 @@ async function measureInteraction(
   }
 }
 
-/** Issue 32: a report's first chart is drawn within this long of the navigation, the CPU slowed 4×. */
-const FIRST_CHART_TARGET_MS = 2500;
-const FIRST_CHART_PATH = '/payer';
-const FIRST_CHART_WAIT_MS = 60_000;
+/** Issue 32: an edited block's preview appears within this long of the typing stopping (demo source). */
+const PREVIEW_TARGET_MS = 1000;
+const PREVIEW_BLOCK = 'Preview probe';
+
+/** A report whose one KPI shows `threshold` itself, computed by a scan of the demo rates. */
+const previewDefinition = (threshold: number) => `title: Preview timing
+source: demo
+blocks:
+  - id: probe
+    title: ${PREVIEW_BLOCK}
+    kpi: { sql: "SELECT count(*) * 0 + ${threshold} AS v FROM rates WHERE negotiated_rate > ${threshold}", value: v }
+`;
+
+/**
+ * Milliseconds from the end of an edit in the report editor (the whole text replaced, as a paste) to
+ * the edited block's new figure in the preview, the editor's pause for typing included. One warm-up
+ * edit first; each timed edit asks a query the server has not cached.
+ */
+async function measurePreview(browser: Browser, origin: string, session: Session, runs: number): Promise<number[]> {
+  const context = await browser.newContext({ storageState: storageFor(origin, session) });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${origin}/studio/reports/new`);
+    const editor = page.getByRole('textbox', { name: 'Report definition (YAML)' });
+    const probe = page.getByRole('region', { name: PREVIEW_BLOCK });
+    const edit = async (threshold: number) => {
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.insertText(previewDefinition(threshold));
+      const typed = Date.now();
+      await probe
+        .getByText(new Intl.NumberFormat('en-US').format(threshold), { exact: true })
+        .waitFor({ timeout: FIRST_CHART_WAIT_MS });
+      return Date.now() - typed;
+    };
+    await edit(1);
+    const samples: number[] = [];
+    for (let index = 1; index <= runs; index += 1) samples.push(await edit(1000 + index * 111));
+    return samples;
+  } finally {
+    await context.close();
+  }
+}
 
 /** Milliseconds from the navigation to the first chart's SVG, the CPU slowed 4× (the network not slowed). */
 async function measureFirstChart(browser: Browser, url: string, session: Session | undefined): Promise<number> {
@@ -407,7 +506,7 @@ async function measureFirstChart(browser: Browser, url: string, session: Session
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(url, { waitUntil: 'commit' });
     try {
-      await page.locator('[role="img"] svg').first().waitFor({ timeout: FIRST_CHART_WAIT_MS });
+      await page.locator(DRAWN_CHART).first().waitFor({ timeout: FIRST_CHART_WAIT_MS });
     } catch (error) {
       // No chart within the wait: counted as the wait (a MISS), so the rest of the audit is still reported.
       if (error instanceof Error && error.name === 'TimeoutError') return FIRST_CHART_WAIT_MS;
@@ -449,6 +548,7 @@ const chromiumArgs = proxy
 const results: PageResult[] = [];
 const interactions: { name: string; samples: number[]; median: number }[] = [];
 let firstChart: { samples: number[]; median: number } | undefined;
+let preview: { samples: number[]; median: number } | undefined;
 try {
   const sessions = pages.some((page) => page.as !== 'anonymous') ? await seedAccounts(app) : undefined;
   const browser = await chromium.launch({ executablePath: chromePath, args: chromiumArgs });
@@ -497,6 +597,8 @@ try {
         samples.push(await measureFirstChart(browser, `${origin}${FIRST_CHART_PATH}`, sessions?.user));
       }
       firstChart = { samples, median: median(samples) };
+      const samplesOfPreview = await measurePreview(browser, origin, sessions!.author, runs);
+      preview = { samples: samplesOfPreview, median: median(samplesOfPreview) };
     }
     if (!options['chunks-only']) {
       for (const interaction of INTERACTIONS) {
@@ -504,7 +606,15 @@ try {
         const session = interaction.as === 'anonymous' ? undefined : sessions?.[interaction.as];
         const samples: number[] = [];
         for (let index = 1; index <= runs; index += 1) {
-          samples.push(await measureInteraction(browser, `${origin}${interaction.path}`, session, interaction.act));
+          samples.push(
+            await measureInteraction(
+              browser,
+              `${origin}${interaction.path}`,
+              session,
+              interaction.act,
+              interaction.prepare,
+            ),
+          );
         }
         interactions.push({ name: interaction.name, samples, median: median(samples) });
       }
@@ -586,6 +696,12 @@ if (firstChart) {
       ` (<= ${FIRST_CHART_TARGET_MS} ms)\n`,
   );
 }
+if (preview) {
+  const value = `${preview.median} ms (${preview.samples.join(', ')})`;
+  process.stdout.write(
+    `editor preview after an edit          ${mark(value, preview.median > PREVIEW_TARGET_MS)} (<= ${PREVIEW_TARGET_MS} ms)\n`,
+  );
+}
 
 // The signed-in areas' own chunks, for orientation: what a first visit to them downloads on top.
 const assets = await readdir(path.join(webDistDir, 'assets'));
@@ -614,6 +730,7 @@ await writeFile(
       firstChart: firstChart
         ? { path: FIRST_CHART_PATH, targetMs: FIRST_CHART_TARGET_MS, cpuSlowdown: 4, ...firstChart }
         : null,
+      preview: preview ? { targetMs: PREVIEW_TARGET_MS, ...preview } : null,
       signedInChunkGzipBytes: chunkSizes,
     },
     null,
