@@ -55,8 +55,13 @@ export default function VegaChart({
       },
     };
     // Async so that a spec Vega-Lite cannot compile rejects a promise, as vega-embed's did, instead
-    // of throwing out of the effect. Everything up to the await runs now, so the cleanup sees the view.
+    // of throwing out of the effect. It first lets the browser paint: an effect of a key press or a
+    // click runs before the next frame, and compiling and drawing a chart is the heaviest work of a
+    // parameter change, so the other blocks' new figures show first and the chart follows.
+    let cancelled = false;
     const draw = async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      if (cancelled) return;
       const log = logger(Warn);
       const vgSpec = compile(full as TopLevelSpec, { logger: log }).spec;
       view = new View(parse(vgSpec, undefined, { ast: true }), {
@@ -72,6 +77,7 @@ export default function VegaChart({
     };
     void draw();
     return () => {
+      cancelled = true;
       view?.finalize();
     };
   }, [spec, values, description, mode, theme.typography.fontFamily]);
