@@ -2,10 +2,11 @@ import type { ReportParamPublic } from '@dataplatform/contract';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, useTransition, type FormEvent } from 'react';
 import { paramOptionsQueryOptions } from '../api/reports.js';
 
 /** A parameter's value as the URL and the inputs hold it: text, or absent for the default. */
@@ -94,13 +95,16 @@ export function ParamBar({
     setApplied(values);
     setDraft(values);
   }
+  // The blocks redraw for the new values as a transition: the bar answers the press at once (the
+  // value shown, Apply busy) and the report follows, even when its results are already at hand.
+  const [applying, startApplying] = useTransition();
   const apply = (next: ParamValues) => {
     setDraft(next);
-    onApply(next);
+    startApplying(() => onApply(next));
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply(draft);
+    startApplying(() => onApply(draft));
   };
   const typed = params.some((param) => param.type === 'text' || param.type === 'number');
 
@@ -181,6 +185,10 @@ export function ParamBar({
         <Button type="submit" variant="outlined" sx={{ height: 40 }}>
           Apply
         </Button>
+      ) : undefined}
+      {/* Not Apply's own `loading`, which disables it: a newer value may be applied over a pending one. */}
+      {applying ? (
+        <CircularProgress size={20} aria-label="Updating the report" sx={{ alignSelf: 'center' }} />
       ) : undefined}
     </Box>
   );
