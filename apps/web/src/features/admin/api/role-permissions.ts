@@ -1,7 +1,7 @@
 import type { PermissionsPublic } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const rolePermissionsKeys = {
   all: ['admin', 'role-permissions'] as const,
@@ -31,13 +31,10 @@ export function assignRolePermissions(roleId: string, permissionIds: readonly st
 }
 
 export function useAssignRolePermissions() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ roleId, permissionIds }: { roleId: string; permissionIds: readonly string[] }) =>
       assignRolePermissions(roleId, permissionIds),
-    onSuccess: async () => {
-      showToast('Permissions assigned successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: rolePermissionsKeys.all });
-    },
+    successToast: 'Permissions assigned successfully',
+    invalidates: rolePermissionsKeys.all,
   });
 }

@@ -1,7 +1,7 @@
 import type { TenantMembers } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const tenantMembersKeys = {
   all: ['admin', 'tenant-members'] as const,
@@ -31,13 +31,10 @@ export function setTenantMembers(tenantId: string, userIds: readonly string[]): 
 }
 
 export function useSetTenantMembers() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ tenantId, userIds }: { tenantId: string; userIds: readonly string[] }) =>
       setTenantMembers(tenantId, userIds),
-    onSuccess: async () => {
-      showToast('Members updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: tenantMembersKeys.all });
-    },
+    successToast: 'Members updated successfully',
+    invalidates: tenantMembersKeys.all,
   });
 }

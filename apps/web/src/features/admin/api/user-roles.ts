@@ -1,7 +1,7 @@
 import type { BillingConfig, PlanRoleGrants, RolesPublic, SandboxAdvanceResult } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const userRolesKeys = {
   all: ['admin', 'user-roles'] as const,
@@ -31,14 +31,11 @@ export function assignUserRoles(userId: string, roleIds: readonly string[]): Pro
 }
 
 export function useAssignUserRoles() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ userId, roleIds }: { userId: string; roleIds: readonly string[] }) =>
       assignUserRoles(userId, roleIds),
-    onSuccess: async () => {
-      showToast('Roles assigned successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
-    },
+    successToast: 'Roles assigned successfully',
+    invalidates: userRolesKeys.all,
   });
 }
 
@@ -62,8 +59,7 @@ export function billingClockQueryOptions() {
 
 /** `POST /subscriptions/sandbox/advance`: one customer's billing time moves on; what falls due runs. */
 export function useAdvanceSandboxClock() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ userId, seconds }: { userId: string; seconds: number }) =>
       apiRequest<SandboxAdvanceResult>({
         method: 'POST',
@@ -72,9 +68,7 @@ export function useAdvanceSandboxClock() {
         admin: true,
       }),
     meta: { errorText: 'Failed to move the billing clock' },
-    onSuccess: async (result) => {
-      showToast(`Billing time is now ${new Date(result.billing_time).toLocaleString()}`, 'success');
-      await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
-    },
+    successToast: (result) => `Billing time is now ${new Date(result.billing_time).toLocaleString()}`,
+    invalidates: userRolesKeys.all,
   });
 }
