@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { DataTable, listQueryProps, type DataTableColumn } from '../../../components/data-table.js';
 import { permissionsQueryOptions } from '../api/permissions.js';
 import { rolePermissionsQueryOptions, useAssignRolePermissions } from '../api/role-permissions.js';
 import { rolesQueryOptions } from '../api/roles.js';
@@ -103,11 +103,8 @@ export function RolePermissionsTab() {
       <DataTable
         aria-label="Roles and their permissions"
         columns={columns}
-        rows={roles.data?.data}
+        {...listQueryProps(roles)}
         rowKey={(role) => role.id}
-        loading={roles.isPending}
-        error={roles.isError}
-        onRetry={() => void roles.refetch()}
         loadingText="Loading roles..."
         emptyText="No roles yet."
         errorText="Roles could not be loaded."

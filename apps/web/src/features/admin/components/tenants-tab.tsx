@@ -10,10 +10,16 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 import Tooltip from '@mui/material/Tooltip';
@@ -59,8 +65,9 @@ function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): st
 
 /** Tenants tab (ADM-TENANTS-1 to ADM-TENANTS-5), plus a connection check and the tenant's members. */
 export function TenantsTab() {
-  const { page, setPage, skip, limit } = useServerPage(TENANTS_PAGE_SIZE);
-  const tenants = useQuery(tenantsQueryOptions({ skip, limit }));
+  const paging = useServerPage(TENANTS_PAGE_SIZE);
+  const tenants = useQuery(tenantsQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, tenants.data?.count);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TenantPublic>();
   const [deleting, setDeleting] = useState<TenantPublic>();
@@ -70,13 +77,6 @@ export function TenantsTab() {
   const updateTenant = useUpdateTenant();
   const deleteTenant = useDeleteTenant();
   const check = useCheckTenantConnection();
-
-  const count = tenants.data?.count;
-  useEffect(() => {
-    if (count === undefined) return;
-    const lastPage = Math.max(0, Math.ceil(count / TENANTS_PAGE_SIZE) - 1);
-    if (page > lastPage) setPage(lastPage);
-  }, [count, page, setPage]);
 
   const columns: DataTableColumn<TenantPublic>[] = [
     { key: 'name', header: 'Name', minWidth: 140, render: (tenant) => tenant.name },
@@ -110,21 +110,12 @@ export function TenantsTab() {
       <DataTable
         aria-label="Tenants"
         columns={columns}
-        rows={tenants.data?.data}
+        {...listQueryProps(tenants)}
         rowKey={(tenant) => tenant.id}
-        loading={tenants.isPending}
-        error={tenants.isError}
-        onRetry={() => void tenants.refetch()}
         loadingText="Loading tenants..."
         emptyText="No tenants yet."
         errorText="Tenants could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: TENANTS_PAGE_SIZE,
-          count: tenants.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
         actions={(tenant) => (
           <>
             <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>

@@ -7,7 +7,13 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { rolesQueryOptions } from '../api/roles.js';
 import {
   billingClockQueryOptions,
@@ -113,8 +119,9 @@ function AssignRolesBody({ onClose }: { onClose: () => void }) {
 
 /** User Roles tab (ADM-UROLES-1 to ADM-UROLES-3): users with their roles, and the "Assign Roles to User" dialog. */
 export function UserRolesTab() {
-  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
-  const users = useQuery(usersQueryOptions({ skip, limit }));
+  const paging = useServerPage(USERS_PAGE_SIZE);
+  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, users.data?.count);
   const [assigning, setAssigning] = useState(false);
   const billing = useQuery(billingClockQueryOptions());
 
@@ -138,21 +145,12 @@ export function UserRolesTab() {
       <DataTable
         aria-label="Users and their roles"
         columns={columns}
-        rows={users.data?.data}
+        {...listQueryProps(users)}
         rowKey={(user) => user.id}
-        loading={users.isPending}
-        error={users.isError}
-        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText="No users found."
         errorText="Users could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: USERS_PAGE_SIZE,
-          count: users.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
       />
       <AssignDialog open={assigning} title="Assign Roles to User" onClose={() => setAssigning(false)}>
         <AssignRolesBody onClose={() => setAssigning(false)} />

@@ -11,9 +11,15 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
@@ -54,10 +60,11 @@ const createDefaults: UserCreateFormValues = {
 /** Users tab (ADM-USERS-1 to ADM-USERS-7): server paging, search by e-mail or name, create, edit, delete. */
 export function UsersTab() {
   const ownId = getStoredUser()?.id;
-  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
+  const paging = useServerPage(USERS_PAGE_SIZE);
   const [search, setSearch] = useState('');
   const q = useSettledValue(search.trim(), SEARCH_DELAY_MS);
-  const users = useQuery(usersQueryOptions({ skip, limit, q }));
+  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit, q }));
+  const pagination = useServerPagination(paging, users.data?.count);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserPublic>();
   const [deleting, setDeleting] = useState<UserPublic>();
@@ -68,14 +75,6 @@ export function UsersTab() {
   const resetTwoFactor = useResetUserTwoFactor();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
-
-  // A deletion or a narrower search can leave the page past the end: go to the last page there is.
-  const count = users.data?.count;
-  useEffect(() => {
-    if (count === undefined) return;
-    const lastPage = Math.max(0, Math.ceil(count / USERS_PAGE_SIZE) - 1);
-    if (page > lastPage) setPage(lastPage);
-  }, [count, page, setPage]);
 
   const columns: DataTableColumn<UserPublic>[] = [
     {
@@ -129,7 +128,7 @@ export function UsersTab() {
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
-            setPage(0);
+            paging.setPage(0);
           }}
           slotProps={{
             input: {
@@ -146,21 +145,12 @@ export function UsersTab() {
       <DataTable
         aria-label="Users"
         columns={columns}
-        rows={users.data?.data}
+        {...listQueryProps(users)}
         rowKey={(user) => user.id}
-        loading={users.isPending}
-        error={users.isError}
-        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText={q === '' ? 'No users found.' : `No users match "${q}".`}
         errorText="Users could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: USERS_PAGE_SIZE,
-          count: users.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
         actions={(user) => {
           const self = user.id === ownId;
           return (
