@@ -2,7 +2,6 @@ import type { SsoConnectionPublic } from '@dataplatform/contract';
 import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
@@ -18,7 +17,6 @@ import {
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
   ssoConnectionsQueryOptions,
@@ -29,6 +27,7 @@ import {
 import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
@@ -107,16 +106,18 @@ export function SsoTab() {
         pagination={pagination}
         actions={(connection) => (
           <>
-            <Tooltip title={`Edit ${connection.name}`}>
-              <IconButton aria-label={`Edit connection ${connection.name}`} onClick={() => setEditing(connection)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${connection.name}`}>
-              <IconButton aria-label={`Delete connection ${connection.name}`} onClick={() => setDeleting(connection)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowActionButton
+              title={`Edit ${connection.name}`}
+              label={`Edit connection ${connection.name}`}
+              icon={<EditIcon fontSize="small" />}
+              onClick={() => setEditing(connection)}
+            />
+            <RowActionButton
+              title={`Delete ${connection.name}`}
+              label={`Delete connection ${connection.name}`}
+              icon={<DeleteIcon fontSize="small" />}
+              onClick={() => setDeleting(connection)}
+            />
           </>
         )}
       />

@@ -33,6 +33,7 @@ import {
 } from '../api/tenants.js';
 import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
 
@@ -129,21 +130,24 @@ export function TenantsTab() {
                 </IconButton>
               </span>
             </Tooltip>
-            <Tooltip title="Members">
-              <IconButton aria-label={`Members of tenant ${tenant.name}`} onClick={() => setMembers(tenant)}>
-                <GroupIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Edit ${tenant.name}`}>
-              <IconButton aria-label={`Edit tenant ${tenant.name}`} onClick={() => setEditing(tenant)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${tenant.name}`}>
-              <IconButton aria-label={`Delete tenant ${tenant.name}`} onClick={() => setDeleting(tenant)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowActionButton
+              title="Members"
+              label={`Members of tenant ${tenant.name}`}
+              icon={<GroupIcon fontSize="small" />}
+              onClick={() => setMembers(tenant)}
+            />
+            <RowActionButton
+              title={`Edit ${tenant.name}`}
+              label={`Edit tenant ${tenant.name}`}
+              icon={<EditIcon fontSize="small" />}
+              onClick={() => setEditing(tenant)}
+            />
+            <RowActionButton
+              title={`Delete ${tenant.name}`}
+              label={`Delete tenant ${tenant.name}`}
+              icon={<DeleteIcon fontSize="small" />}
+              onClick={() => setDeleting(tenant)}
+            />
           </>
         )}
       />

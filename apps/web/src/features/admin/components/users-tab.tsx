@@ -6,7 +6,6 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -23,7 +22,6 @@ import {
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -36,7 +34,7 @@ import {
 } from '../api/users.js';
 import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
-import { ProtectedActionButton } from './protected-action-button.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
 
@@ -155,45 +153,32 @@ export function UsersTab() {
           const self = user.id === ownId;
           return (
             <>
-              <Tooltip title={`Edit ${user.email}`}>
-                <IconButton aria-label={`Edit user ${user.email}`} onClick={() => setEditing(user)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              <Tooltip title={`Sign out ${user.email} everywhere`}>
-                <IconButton aria-label={`Sign out user ${user.email} everywhere`} onClick={() => setSigningOut(user)}>
-                  <LogoutIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              {self ? (
-                <ProtectedActionButton
-                  label={`Reset two-factor authentication of user ${user.email}`}
-                  reason={twoFactorMessages.resetOwn}
-                  icon={<LockResetIcon fontSize="small" />}
-                />
-              ) : (
-                <Tooltip title={`Reset two-factor authentication of ${user.email}`}>
-                  <IconButton
-                    aria-label={`Reset two-factor authentication of user ${user.email}`}
-                    onClick={() => setResettingTwoFactor(user)}
-                  >
-                    <LockResetIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
-              {self ? (
-                <ProtectedActionButton
-                  label={`Delete user ${user.email}`}
-                  reason={SELF_PROTECTION_TEXT}
-                  icon={<DeleteIcon fontSize="small" />}
-                />
-              ) : (
-                <Tooltip title={`Delete ${user.email}`}>
-                  <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
+              <RowActionButton
+                title={`Edit ${user.email}`}
+                label={`Edit user ${user.email}`}
+                icon={<EditIcon fontSize="small" />}
+                onClick={() => setEditing(user)}
+              />
+              <RowActionButton
+                title={`Sign out ${user.email} everywhere`}
+                label={`Sign out user ${user.email} everywhere`}
+                icon={<LogoutIcon fontSize="small" />}
+                onClick={() => setSigningOut(user)}
+              />
+              <RowActionButton
+                title={`Reset two-factor authentication of ${user.email}`}
+                label={`Reset two-factor authentication of user ${user.email}`}
+                icon={<LockResetIcon fontSize="small" />}
+                onClick={() => setResettingTwoFactor(user)}
+                refusal={self ? twoFactorMessages.resetOwn : undefined}
+              />
+              <RowActionButton
+                title={`Delete ${user.email}`}
+                label={`Delete user ${user.email}`}
+                icon={<DeleteIcon fontSize="small" />}
+                onClick={() => setDeleting(user)}
+                refusal={self ? SELF_PROTECTION_TEXT : undefined}
+              />
             </>
           );
         }}
