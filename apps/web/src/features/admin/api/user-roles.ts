@@ -2,42 +2,18 @@ import type { BillingConfig, PlanRoleGrants, RolesPublic, SandboxAdvanceResult }
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
+import { idSetResource } from './id-set.js';
 
-export const userRolesKeys = {
-  all: ['admin', 'user-roles'] as const,
-  detail: (userId: string) => [...userRolesKeys.all, 'detail', userId] as const,
-};
+/** `GET` and `PUT /authorization/user/{user_id}/roles`: the roles a user holds by hand, replaced whole. */
+const userRoles = idSetResource<RolesPublic>({
+  key: 'user-roles',
+  path: (userId) => `/authorization/user/${userId}/roles`,
+  savedToast: 'Roles assigned successfully',
+});
 
-/** `GET /authorization/user/{user_id}/roles` */
-export function fetchUserRoles(userId: string, signal?: AbortSignal): Promise<RolesPublic> {
-  return apiRequest<RolesPublic>({ path: `/authorization/user/${userId}/roles`, signal, admin: true });
-}
-
-export function userRolesQueryOptions(userId: string) {
-  return queryOptions({
-    queryKey: userRolesKeys.detail(userId),
-    queryFn: ({ signal }) => fetchUserRoles(userId, signal),
-  });
-}
-
-/** `PUT /authorization/user/{user_id}/roles` with the array of role ids: the user's whole new set. */
-export function assignUserRoles(userId: string, roleIds: readonly string[]): Promise<RolesPublic> {
-  return apiRequest<RolesPublic>({
-    method: 'PUT',
-    path: `/authorization/user/${userId}/roles`,
-    json: roleIds,
-    admin: true,
-  });
-}
-
-export function useAssignUserRoles() {
-  return useInvalidatingMutation({
-    mutationFn: ({ userId, roleIds }: { userId: string; roleIds: readonly string[] }) =>
-      assignUserRoles(userId, roleIds),
-    successToast: 'Roles assigned successfully',
-    invalidates: userRolesKeys.all,
-  });
-}
+const userRolesKeys = userRoles.keys;
+export const userRolesQueryOptions = userRoles.queryOptions;
+export const useAssignUserRoles = userRoles.useReplace;
 
 /** `GET /authorization/user/{user_id}/plan-roles`: roles held because a subscription is paid for. */
 export function planRolesQueryOptions(userId: string) {

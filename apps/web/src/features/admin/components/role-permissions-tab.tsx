@@ -72,7 +72,7 @@ function AssignPermissionsBody({ onClose }: { onClose: () => void }) {
       currentIds={role === null ? undefined : current.data?.data.map((permission) => permission.id)}
       currentLoading={current.isPending}
       currentError={current.isError || permissions.isError}
-      onAssign={(roleId, permissionIds) => assign.mutateAsync({ roleId, permissionIds })}
+      onAssign={(roleId, permissionIds) => assign.mutateAsync({ ownerId: roleId, ids: permissionIds })}
       onClose={onClose}
     />
   );

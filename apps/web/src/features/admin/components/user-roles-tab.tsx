@@ -111,7 +111,7 @@ function AssignRolesBody({ onClose }: { onClose: () => void }) {
       currentIds={user === null ? undefined : current.data?.data.map((role) => role.id)}
       currentLoading={current.isPending}
       currentError={current.isError || roles.isError}
-      onAssign={(userId, roleIds) => assign.mutateAsync({ userId, roleIds })}
+      onAssign={(userId, roleIds) => assign.mutateAsync({ ownerId: userId, ids: roleIds })}
       onClose={onClose}
     />
   );
