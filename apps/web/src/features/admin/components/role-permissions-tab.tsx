@@ -12,25 +12,13 @@ import { permissionsQueryOptions } from '../api/permissions.js';
 import { rolePermissionsQueryOptions, useAssignRolePermissions } from '../api/role-permissions.js';
 import { rolesQueryOptions } from '../api/roles.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
+import { RowQueryStatus } from './row-query-status.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
 /** A role's permissions as chips. */
 function RolePermissionChips({ roleId }: { roleId: string }) {
   const permissions = useQuery(rolePermissionsQueryOptions(roleId));
-  if (permissions.isPending) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        Loading...
-      </Typography>
-    );
-  }
-  if (permissions.isError) {
-    return (
-      <Typography variant="body2" color="error">
-        Could not load
-      </Typography>
-    );
-  }
+  if (permissions.isPending || permissions.isError) return <RowQueryStatus failed={permissions.isError} />;
   if (permissions.data.data.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">

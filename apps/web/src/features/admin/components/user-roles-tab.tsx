@@ -24,6 +24,7 @@ import {
 } from '../api/user-roles.js';
 import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
+import { RowQueryStatus } from './row-query-status.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { UserPicker } from './user-picker.js';
 
@@ -68,20 +69,7 @@ function AdvanceClockButton({ userId }: { userId: string }) {
 /** A user's roles as chips (one small call per row of the page). */
 function UserRoleChips({ userId }: { userId: string }) {
   const roles = useQuery(userRolesQueryOptions(userId));
-  if (roles.isPending) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        Loading...
-      </Typography>
-    );
-  }
-  if (roles.isError) {
-    return (
-      <Typography variant="body2" color="error">
-        Could not load
-      </Typography>
-    );
-  }
+  if (roles.isPending || roles.isError) return <RowQueryStatus failed={roles.isError} />;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
       {roles.data.data.map((role) => (
