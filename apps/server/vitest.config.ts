@@ -8,9 +8,14 @@ const conditions = ['source', 'module', 'node', 'development|production'];
  */
 const nodeConditions = conditions.filter((condition) => condition !== 'module');
 
-export default defineConfig({
+/** How both suites (this one and vitest.faults.config.ts) resolve modules. */
+export const workspaceResolution = {
   resolve: { conditions },
   ssr: { resolve: { conditions: nodeConditions, externalConditions: ['source'] } },
+};
+
+export default defineConfig({
+  ...workspaceResolution,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

@@ -1,12 +1,5 @@
 import { defineConfig } from 'vitest/config';
-
-/** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
-const conditions = ['source', 'module', 'node', 'development|production'];
-/**
- * Vitest hands the SSR conditions to Node as `--conditions`, where `module` (a bundler's condition)
- * makes `require('@opentelemetry/api')` inside prom-client load an ESM build Node cannot run.
- */
-const nodeConditions = conditions.filter((condition) => condition !== 'module');
+import { workspaceResolution } from './vitest.config.js';
 
 // The fault suite needs a PostgreSQL server it can cut connections on: the local one by default.
 process.env.TEST_DATABASE_URL ??= 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -18,8 +11,7 @@ process.env.TEST_DATABASE_URL ??= 'postgresql://dp_test:dp_test@127.0.0.1:5432/p
  * with each other for the two cores.
  */
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions: nodeConditions, externalConditions: ['source'] } },
+  ...workspaceResolution,
   test: {
     include: ['test/faults/**/*.fault.ts', 'test/fuzz/**/*.fuzz.ts'],
     globalSetup: ['test/global-setup.ts'],

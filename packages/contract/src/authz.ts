@@ -54,40 +54,34 @@ export type PermissionPublic = z.infer<typeof PermissionPublicSchema>;
 export const PermissionsPublicSchema = pageOf(PermissionPublicSchema);
 export type PermissionsPublic = z.infer<typeof PermissionsPublicSchema>;
 
+/**
+ * A role's or a permission's bodies: `create` needs the name, `update` keeps the value of an absent
+ * field. Both carry the console's ignored authors.
+ */
+function namedItemBodySchemas(name: ReturnType<typeof nameSchema>) {
+  const rest = { description: DescriptionSchema, created_by: IgnoredAuthorSchema, updated_by: IgnoredAuthorSchema };
+  return { create: z.object({ name, ...rest }), update: z.object({ name: name.optional(), ...rest }) };
+}
+
+const roleBodies = namedItemBodySchemas(RoleNameSchema);
+const permissionBodies = namedItemBodySchemas(PermissionNameSchema);
+
 /** `POST /authorization/roles` */
-export const RoleCreateSchema = z.object({
-  name: RoleNameSchema,
-  description: DescriptionSchema,
-  created_by: IgnoredAuthorSchema,
-  updated_by: IgnoredAuthorSchema,
-});
+export const RoleCreateSchema = roleBodies.create;
 export type RoleCreate = z.infer<typeof RoleCreateSchema>;
 
 /** `PUT /authorization/roles/{role_id}`: absent fields keep their value. */
-export const RoleUpdateSchema = z.object({
-  name: RoleNameSchema.optional(),
-  description: DescriptionSchema,
-  created_by: IgnoredAuthorSchema,
-  updated_by: IgnoredAuthorSchema,
-});
+export const RoleUpdateSchema = roleBodies.update;
 export type RoleUpdate = z.infer<typeof RoleUpdateSchema>;
 
 /** `POST /authorization/permissions` */
-export const PermissionCreateSchema = z.object({
-  name: PermissionNameSchema,
-  description: DescriptionSchema,
-  created_by: IgnoredAuthorSchema,
-  updated_by: IgnoredAuthorSchema,
-});
+export const PermissionCreateSchema = permissionBodies.create;
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type PermissionCreate = z.infer<typeof PermissionCreateSchema>;
 
 /** `PUT /authorization/permissions/{permission_id}`: absent fields keep their value. */
-export const PermissionUpdateSchema = z.object({
-  name: PermissionNameSchema.optional(),
-  description: DescriptionSchema,
-  created_by: IgnoredAuthorSchema,
-  updated_by: IgnoredAuthorSchema,
-});
+export const PermissionUpdateSchema = permissionBodies.update;
+/** @public Part of the contract for API clients, though no code of this repository names it. */
 export type PermissionUpdate = z.infer<typeof PermissionUpdateSchema>;
 
 /** `POST /authorization/user-role`: adds one role to a user. */

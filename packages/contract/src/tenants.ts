@@ -82,12 +82,7 @@ export const TenantsPublicSchema = pageOf(TenantPublicSchema);
 export type TenantsPublic = z.infer<typeof TenantsPublicSchema>;
 
 /** What a member sees of a tenant in the tenant switcher (`GET /users/me/tenants`). */
-export const TenantSummarySchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  status: TenantStatusSchema,
-});
+export const TenantSummarySchema = TenantPublicSchema.pick({ id: true, name: true, description: true, status: true });
 export type TenantSummary = z.infer<typeof TenantSummarySchema>;
 export const TenantSummariesSchema = pageOf(TenantSummarySchema);
 export type TenantSummaries = z.infer<typeof TenantSummariesSchema>;

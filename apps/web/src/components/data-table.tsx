@@ -12,7 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LoadingLine } from './loading-line.js';
 import { LoadFailure } from './query-state.js';
-import { useDeferredValue, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 
 export interface DataTableColumn<TRow> {
   key: string;
@@ -68,6 +68,40 @@ export interface DataTableProps<TRow> {
 export function useServerPage(pageSize: number) {
   const [page, setPage] = useState(0);
   return { page, setPage, skip: page * pageSize, limit: pageSize };
+}
+
+/**
+ * The table's pager for a page of `useServerPage`, given the count the list's query answered. A
+ * deletion or a narrower search can leave the page past the end: it then goes to the last page there is.
+ */
+export function useServerPagination(
+  { page, setPage, limit }: ReturnType<typeof useServerPage>,
+  count: number | undefined,
+): ServerPagination {
+  useEffect(() => {
+    if (count === undefined) return;
+    const lastPage = Math.max(0, Math.ceil(count / limit) - 1);
+    if (page > lastPage) setPage(lastPage);
+  }, [count, limit, page, setPage]);
+  return { mode: 'server', page, pageSize: limit, count: count ?? 0, onPageChange: setPage };
+}
+
+/** What a table needs of a list query (TanStack Query's result has it). */
+export interface ListQuery<TRow> {
+  data: { data: readonly TRow[] } | undefined;
+  isPending: boolean;
+  isError: boolean;
+  refetch: () => Promise<unknown>;
+}
+
+/** A list query as the table's rows, loading and error rows and "Try again": spread into DataTable. */
+export function listQueryProps<TRow>(query: ListQuery<TRow>) {
+  return {
+    rows: query.data?.data,
+    loading: query.isPending,
+    error: query.isError,
+    onRetry: () => void query.refetch(),
+  };
 }
 
 /**

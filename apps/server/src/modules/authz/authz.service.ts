@@ -7,11 +7,9 @@ import {
   type IdSet,
   type PaginationQuery,
   type PlanRoleGrants,
-  type PermissionCreate,
   type PermissionName,
   type PermissionPublic,
   type PermissionsPublic,
-  type PermissionUpdate,
   type RoleCreate,
   type RolePermissionCreate,
   type RolePermissionPublic,
@@ -62,9 +60,10 @@ import {
 
 const BUILT_IN_PERMISSIONS: ReadonlySet<string> = new Set(ALL_PERMISSIONS);
 
-// Roles and permissions have the same shape, so one set of types serves both.
-type NamedCreate = RoleCreate | PermissionCreate;
-type NamedUpdate = RoleUpdate | PermissionUpdate;
+// Roles and permissions have the same shape, so one set of types serves both (the contract builds
+// their bodies with one function: RoleCreate and PermissionCreate are one type, as are the updates).
+type NamedCreate = RoleCreate;
+type NamedUpdate = RoleUpdate;
 type NamedRow = RoleRow | PermissionRow;
 type NamedPublic = RolePublic | PermissionPublic;
 

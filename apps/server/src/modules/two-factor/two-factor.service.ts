@@ -148,6 +148,18 @@ export function createTwoFactorService(deps: {
     );
   }
 
+  /** The owner turned it on or off: its audit entry and its mail, in the change's transaction. */
+  async function recordOwnSwitch(tx: DbOrTx, actor: Actor, enabled: boolean) {
+    await audit.record(tx, actor, {
+      action: enabled ? AUDIT_ACTIONS.twoFactorEnable : AUDIT_ACTIONS.twoFactorDisable,
+      targetType: AUDIT_TARGET_TYPES.user,
+      targetId: actor.user.id,
+      before: { two_factor_enabled: !enabled },
+      after: { two_factor_enabled: enabled },
+    });
+    await mail(tx, actor.user, enabled ? 'enabled' : 'disabled');
+  }
+
   return {
     isEnabled: (userId: string) => isTwoFactorEnabled(db, userId),
 
@@ -191,14 +203,7 @@ export function createTwoFactorService(deps: {
           throw conflict(twoFactorMessages.alreadyEnabled);
         }
         await replaceRecoveryCodes(tx, actor.user.id, codes.map(hashRecoveryCode));
-        await audit.record(tx, actor, {
-          action: AUDIT_ACTIONS.twoFactorEnable,
-          targetType: AUDIT_TARGET_TYPES.user,
-          targetId: actor.user.id,
-          before: { two_factor_enabled: false },
-          after: { two_factor_enabled: true },
-        });
-        await mail(tx, actor.user, 'enabled');
+        await recordOwnSwitch(tx, actor, true);
       });
       wakeMailer();
       await throttle.succeeded(actor.user.id, actor.ip ?? '');
@@ -215,14 +220,7 @@ export function createTwoFactorService(deps: {
       await db.transaction(async (tx) => {
         if (!(await acceptTotp(tx, actor.user.id, body.code))) throw invalidCode();
         await deleteTwoFactor(tx, actor.user.id);
-        await audit.record(tx, actor, {
-          action: AUDIT_ACTIONS.twoFactorDisable,
-          targetType: AUDIT_TARGET_TYPES.user,
-          targetId: actor.user.id,
-          before: { two_factor_enabled: true },
-          after: { two_factor_enabled: false },
-        });
-        await mail(tx, actor.user, 'disabled');
+        await recordOwnSwitch(tx, actor, false);
       });
       wakeMailer();
       await throttle.succeeded(actor.user.id, actor.ip ?? '');

@@ -43,12 +43,7 @@ export const UserCreateFormSchema = z.object({
 export type UserCreateFormValues = z.input<typeof UserCreateFormSchema>;
 
 /** "Edit User": email, full name, Active, Admin. */
-export const UserEditFormSchema = z.object({
-  email: EmailSchema,
-  full_name: AdminFullNameSchema,
-  is_active: z.boolean(),
-  is_superuser: z.boolean(),
-});
+export const UserEditFormSchema = UserCreateFormSchema.omit({ password: true });
 export type UserEditFormValues = z.input<typeof UserEditFormSchema>;
 
 /** Role dialogs: name (required) and description. */

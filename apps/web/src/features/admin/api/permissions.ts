@@ -1,7 +1,7 @@
 import { ALL_PERMISSIONS, PAGE_LIMIT_MAX, type PermissionPublic, type PermissionsPublic } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 import { requireCurrentUserId } from './current-user.js';
 
 /** What the permission dialogs edit. */
@@ -57,38 +57,29 @@ export function deletePermission(id: string): Promise<void> {
 }
 
 export function useCreatePermission() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: PermissionInput) => {
+  return useInvalidatingMutation({
+    mutationFn: async (input: PermissionInput, queryClient) => {
       const userId = await requireCurrentUserId(queryClient);
       return createPermission({ ...input, created_by: userId, updated_by: userId });
     },
-    onSuccess: async () => {
-      showToast('Permission created successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: permissionsKeys.all });
-    },
+    successToast: 'Permission created successfully',
+    invalidates: permissionsKeys.all,
   });
 }
 
 export function useUpdatePermission() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ permission, input }: { permission: PermissionPublic; input: PermissionInput }) =>
       updatePermission(permission.id, input),
-    onSuccess: async () => {
-      showToast('Permission updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: permissionsKeys.all });
-    },
+    successToast: 'Permission updated successfully',
+    invalidates: permissionsKeys.all,
   });
 }
 
 export function useDeletePermission() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: deletePermission,
-    onSuccess: async () => {
-      showToast('Permission deleted successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: permissionsKeys.all });
-    },
+    successToast: 'Permission deleted successfully',
+    invalidates: permissionsKeys.all,
   });
 }

@@ -1,43 +1,12 @@
 import type { PermissionsPublic } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { idSetResource } from './id-set.js';
 
-export const rolePermissionsKeys = {
-  all: ['admin', 'role-permissions'] as const,
-  detail: (roleId: string) => [...rolePermissionsKeys.all, 'detail', roleId] as const,
-};
+/** `GET` and `PUT /authorization/role/{role_id}/permissions`: a role's permissions, replaced whole. */
+const rolePermissions = idSetResource<PermissionsPublic>({
+  key: 'role-permissions',
+  path: (roleId) => `/authorization/role/${roleId}/permissions`,
+  savedToast: 'Permissions assigned successfully',
+});
 
-/** `GET /authorization/role/{role_id}/permissions` */
-export function fetchRolePermissions(roleId: string, signal?: AbortSignal): Promise<PermissionsPublic> {
-  return apiRequest<PermissionsPublic>({ path: `/authorization/role/${roleId}/permissions`, signal, admin: true });
-}
-
-export function rolePermissionsQueryOptions(roleId: string) {
-  return queryOptions({
-    queryKey: rolePermissionsKeys.detail(roleId),
-    queryFn: ({ signal }) => fetchRolePermissions(roleId, signal),
-  });
-}
-
-/** `PUT /authorization/role/{role_id}/permissions` with the array of permission ids: the whole new set. */
-export function assignRolePermissions(roleId: string, permissionIds: readonly string[]): Promise<PermissionsPublic> {
-  return apiRequest<PermissionsPublic>({
-    method: 'PUT',
-    path: `/authorization/role/${roleId}/permissions`,
-    json: permissionIds,
-    admin: true,
-  });
-}
-
-export function useAssignRolePermissions() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ roleId, permissionIds }: { roleId: string; permissionIds: readonly string[] }) =>
-      assignRolePermissions(roleId, permissionIds),
-    onSuccess: async () => {
-      showToast('Permissions assigned successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: rolePermissionsKeys.all });
-    },
-  });
-}
+export const rolePermissionsQueryOptions = rolePermissions.queryOptions;
+export const useAssignRolePermissions = rolePermissions.useReplace;

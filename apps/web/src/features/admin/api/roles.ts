@@ -1,7 +1,7 @@
 import { PAGE_LIMIT_MAX, type RolePublic, type RolesPublic } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 import { requireCurrentUserId } from './current-user.js';
 
 /** What the role dialogs edit. */
@@ -48,41 +48,32 @@ export function deleteRole(id: string): Promise<void> {
 }
 
 export function useCreateRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: RoleInput) => {
+  return useInvalidatingMutation({
+    mutationFn: async (input: RoleInput, queryClient) => {
       const userId = await requireCurrentUserId(queryClient);
       return createRole({ ...input, created_by: userId, updated_by: userId });
     },
-    onSuccess: async () => {
-      showToast('Role created successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
-    },
+    successToast: 'Role created successfully',
+    invalidates: rolesKeys.all,
   });
 }
 
 export function useUpdateRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ role, input }: { role: RolePublic; input: RoleInput }) => {
+  return useInvalidatingMutation({
+    mutationFn: async ({ role, input }: { role: RolePublic; input: RoleInput }, queryClient) => {
       // The seed's client sends the same fields as on create; the server records the caller itself.
       const userId = await requireCurrentUserId(queryClient);
       return updateRole(role.id, { ...input, created_by: role.created_by, updated_by: userId });
     },
-    onSuccess: async () => {
-      showToast('Role updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
-    },
+    successToast: 'Role updated successfully',
+    invalidates: rolesKeys.all,
   });
 }
 
 export function useDeleteRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: deleteRole,
-    onSuccess: async () => {
-      showToast('Role deleted successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
-    },
+    successToast: 'Role deleted successfully',
+    invalidates: rolesKeys.all,
   });
 }

@@ -5,9 +5,9 @@ import type {
   SsoConnectionUpdate,
 } from '@dataplatform/contract';
 import { ssoMessages } from '@dataplatform/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const SSO_CONNECTIONS_PAGE_SIZE = 10;
 
@@ -30,37 +30,28 @@ export function ssoConnectionsQueryOptions(page: { skip: number; limit: number }
 }
 
 export function useCreateSsoConnection() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (body: SsoConnectionCreate) =>
       apiRequest<SsoConnectionPublic>({ method: 'POST', path: '/sso/connections', json: body, admin: true }),
-    onSuccess: async () => {
-      showToast(ssoMessages.created, 'success');
-      await queryClient.invalidateQueries({ queryKey: ssoConnectionsKeys.all });
-    },
+    successToast: ssoMessages.created,
+    invalidates: ssoConnectionsKeys.all,
   });
 }
 
 /** `PUT /sso/connections/{id}`: a blank secret is left out, so the stored one stays. */
 export function useUpdateSsoConnection() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ id, body }: { id: string; body: SsoConnectionUpdate }) =>
       apiRequest<SsoConnectionPublic>({ method: 'PUT', path: `/sso/connections/${id}`, json: body, admin: true }),
-    onSuccess: async () => {
-      showToast(ssoMessages.updated, 'success');
-      await queryClient.invalidateQueries({ queryKey: ssoConnectionsKeys.all });
-    },
+    successToast: ssoMessages.updated,
+    invalidates: ssoConnectionsKeys.all,
   });
 }
 
 export function useDeleteSsoConnection() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (id: string) => apiRequest<void>({ method: 'DELETE', path: `/sso/connections/${id}`, admin: true }),
-    onSuccess: async () => {
-      showToast(ssoMessages.deleted, 'success');
-      await queryClient.invalidateQueries({ queryKey: ssoConnectionsKeys.all });
-    },
+    successToast: ssoMessages.deleted,
+    invalidates: ssoConnectionsKeys.all,
   });
 }

@@ -1,43 +1,12 @@
 import type { TenantMembers } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { idSetResource } from './id-set.js';
 
-export const tenantMembersKeys = {
-  all: ['admin', 'tenant-members'] as const,
-  detail: (tenantId: string) => [...tenantMembersKeys.all, 'detail', tenantId] as const,
-};
+/** `GET` and `PUT /tenants/{tenant_id}/members`: the member user ids, replaced whole. */
+const tenantMembers = idSetResource<TenantMembers>({
+  key: 'tenant-members',
+  path: (tenantId) => `/tenants/${tenantId}/members`,
+  savedToast: 'Members updated successfully',
+});
 
-/** `GET /tenants/{tenant_id}/members`: the member user ids. */
-export function fetchTenantMembers(tenantId: string, signal?: AbortSignal): Promise<TenantMembers> {
-  return apiRequest<TenantMembers>({ path: `/tenants/${tenantId}/members`, signal, admin: true });
-}
-
-export function tenantMembersQueryOptions(tenantId: string) {
-  return queryOptions({
-    queryKey: tenantMembersKeys.detail(tenantId),
-    queryFn: ({ signal }) => fetchTenantMembers(tenantId, signal),
-  });
-}
-
-/** `PUT /tenants/{tenant_id}/members`: replaces the whole member set. */
-export function setTenantMembers(tenantId: string, userIds: readonly string[]): Promise<TenantMembers> {
-  return apiRequest<TenantMembers>({
-    method: 'PUT',
-    path: `/tenants/${tenantId}/members`,
-    json: userIds,
-    admin: true,
-  });
-}
-
-export function useSetTenantMembers() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ tenantId, userIds }: { tenantId: string; userIds: readonly string[] }) =>
-      setTenantMembers(tenantId, userIds),
-    onSuccess: async () => {
-      showToast('Members updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: tenantMembersKeys.all });
-    },
-  });
-}
+export const tenantMembersQueryOptions = tenantMembers.queryOptions;
+export const useSetTenantMembers = tenantMembers.useReplace;

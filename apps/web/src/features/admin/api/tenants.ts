@@ -5,9 +5,9 @@ import type {
   TenantsPublic,
   TenantUpdate,
 } from '@dataplatform/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 /** Admin page size (ADM-TENANTS-4). */
 export const TENANTS_PAGE_SIZE = 10;
@@ -51,35 +51,26 @@ export function checkTenantConnection(id: string): Promise<TenantConnectionCheck
 }
 
 export function useCreateTenant() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: createTenant,
-    onSuccess: async () => {
-      showToast('Tenant created successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: tenantsKeys.all });
-    },
+    successToast: 'Tenant created successfully',
+    invalidates: tenantsKeys.all,
   });
 }
 
 export function useUpdateTenant() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ id, body }: { id: string; body: TenantUpdate }) => updateTenant(id, body),
-    onSuccess: async () => {
-      showToast('Tenant updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: tenantsKeys.all });
-    },
+    successToast: 'Tenant updated successfully',
+    invalidates: tenantsKeys.all,
   });
 }
 
 export function useDeleteTenant() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: deleteTenant,
-    onSuccess: async () => {
-      showToast('Tenant deleted successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: tenantsKeys.all });
-    },
+    successToast: 'Tenant deleted successfully',
+    invalidates: tenantsKeys.all,
   });
 }
 

@@ -1,46 +1,19 @@
 import type { BillingConfig, PlanRoleGrants, RolesPublic, SandboxAdvanceResult } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
+import { idSetResource } from './id-set.js';
 
-export const userRolesKeys = {
-  all: ['admin', 'user-roles'] as const,
-  detail: (userId: string) => [...userRolesKeys.all, 'detail', userId] as const,
-};
+/** `GET` and `PUT /authorization/user/{user_id}/roles`: the roles a user holds by hand, replaced whole. */
+const userRoles = idSetResource<RolesPublic>({
+  key: 'user-roles',
+  path: (userId) => `/authorization/user/${userId}/roles`,
+  savedToast: 'Roles assigned successfully',
+});
 
-/** `GET /authorization/user/{user_id}/roles` */
-export function fetchUserRoles(userId: string, signal?: AbortSignal): Promise<RolesPublic> {
-  return apiRequest<RolesPublic>({ path: `/authorization/user/${userId}/roles`, signal, admin: true });
-}
-
-export function userRolesQueryOptions(userId: string) {
-  return queryOptions({
-    queryKey: userRolesKeys.detail(userId),
-    queryFn: ({ signal }) => fetchUserRoles(userId, signal),
-  });
-}
-
-/** `PUT /authorization/user/{user_id}/roles` with the array of role ids: the user's whole new set. */
-export function assignUserRoles(userId: string, roleIds: readonly string[]): Promise<RolesPublic> {
-  return apiRequest<RolesPublic>({
-    method: 'PUT',
-    path: `/authorization/user/${userId}/roles`,
-    json: roleIds,
-    admin: true,
-  });
-}
-
-export function useAssignUserRoles() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ userId, roleIds }: { userId: string; roleIds: readonly string[] }) =>
-      assignUserRoles(userId, roleIds),
-    onSuccess: async () => {
-      showToast('Roles assigned successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
-    },
-  });
-}
+const userRolesKeys = userRoles.keys;
+export const userRolesQueryOptions = userRoles.queryOptions;
+export const useAssignUserRoles = userRoles.useReplace;
 
 /** `GET /authorization/user/{user_id}/plan-roles`: roles held because a subscription is paid for. */
 export function planRolesQueryOptions(userId: string) {
@@ -62,8 +35,7 @@ export function billingClockQueryOptions() {
 
 /** `POST /subscriptions/sandbox/advance`: one customer's billing time moves on; what falls due runs. */
 export function useAdvanceSandboxClock() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ userId, seconds }: { userId: string; seconds: number }) =>
       apiRequest<SandboxAdvanceResult>({
         method: 'POST',
@@ -72,9 +44,7 @@ export function useAdvanceSandboxClock() {
         admin: true,
       }),
     meta: { errorText: 'Failed to move the billing clock' },
-    onSuccess: async (result) => {
-      showToast(`Billing time is now ${new Date(result.billing_time).toLocaleString()}`, 'success');
-      await queryClient.invalidateQueries({ queryKey: userRolesKeys.all });
-    },
+    successToast: (result) => `Billing time is now ${new Date(result.billing_time).toLocaleString()}`,
+    invalidates: userRolesKeys.all,
   });
 }

@@ -7,9 +7,10 @@ import {
   type UsersPublic,
   type UserUpdate,
 } from '@dataplatform/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 /** Admin page size (ADM-USERS-5). */
 export const USERS_PAGE_SIZE = 10;
@@ -85,35 +86,26 @@ export function deleteUser(id: string): Promise<void> {
 }
 
 export function useCreateUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: createUser,
-    onSuccess: async () => {
-      showToast('User created successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
-    },
+    successToast: 'User created successfully',
+    invalidates: usersKeys.all,
   });
 }
 
 export function useUpdateUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ id, body }: { id: string; body: UserUpdate }) => updateUser(id, body),
-    onSuccess: async () => {
-      showToast('User updated successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
-    },
+    successToast: 'User updated successfully',
+    invalidates: usersKeys.all,
   });
 }
 
 export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: deleteUser,
-    onSuccess: async () => {
-      showToast('User deleted successfully', 'success');
-      await queryClient.invalidateQueries({ queryKey: usersKeys.all });
-    },
+    successToast: 'User deleted successfully',
+    invalidates: usersKeys.all,
   });
 }
 

@@ -19,7 +19,13 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { auditLogQueryOptions } from '../api/audit-log.js';
 
@@ -66,17 +72,18 @@ export function AuditLogTab() {
   const [actor, setActor] = useState<Actor>();
   const [targetType, setTargetType] = useState('');
   const [action, setAction] = useState('');
-  const { page, setPage, skip, limit } = useServerPage(PAGE_SIZE);
+  const paging = useServerPage(PAGE_SIZE);
   const [opened, setOpened] = useState<AuditEntry>();
   const query = useQuery(
     auditLogQueryOptions({
-      skip,
-      limit,
+      skip: paging.skip,
+      limit: paging.limit,
       actor_id: actor?.id,
       target_type: targetType || undefined,
       action: action || undefined,
     }),
   );
+  const pagination = useServerPagination(paging, query.data?.count);
   const filtered = actor !== undefined || targetType !== '' || action !== '';
 
   const columns: DataTableColumn<AuditEntry>[] = [
@@ -103,7 +110,7 @@ export function AuditLogTab() {
             title="Show only this actor's changes"
             onClick={() => {
               setActor({ id: entry.actor_id ?? '', label: actorLabel(entry) });
-              setPage(0);
+              paging.setPage(0);
             }}
             sx={{ textAlign: 'left', overflowWrap: 'anywhere' }}
           >
@@ -135,7 +142,7 @@ export function AuditLogTab() {
             label={`Actor: ${actor.label}`}
             onDelete={() => {
               setActor(undefined);
-              setPage(0);
+              paging.setPage(0);
             }}
           />
         ) : undefined}
@@ -144,7 +151,7 @@ export function AuditLogTab() {
           value={targetType}
           onChange={(value) => {
             setTargetType(value);
-            setPage(0);
+            paging.setPage(0);
           }}
           options={TARGET_TYPES.map((value) => ({ value, label: value }))}
         />
@@ -153,7 +160,7 @@ export function AuditLogTab() {
           value={action}
           onChange={(value) => {
             setAction(value);
-            setPage(0);
+            paging.setPage(0);
           }}
           options={ACTIONS.map((value) => ({ value, label: value }))}
           minWidth={210}
@@ -162,16 +169,13 @@ export function AuditLogTab() {
       <DataTable
         aria-label="Audit log"
         columns={columns}
-        rows={query.data?.data}
+        {...listQueryProps(query)}
         rowKey={(entry) => String(entry.id)}
-        loading={query.isPending}
-        error={query.isError}
-        onRetry={() => void query.refetch()}
         loadingText="Loading the audit log..."
         emptyText={filtered ? 'No entries match these filters.' : 'No entries yet.'}
         errorText="Error loading the audit log. Please try again later."
         onRowClick={setOpened}
-        pagination={{ mode: 'server', page, pageSize: PAGE_SIZE, count: query.data?.count ?? 0, onPageChange: setPage }}
+        pagination={pagination}
       />
       <AuditEntryDialog entry={opened} onClose={() => setOpened(undefined)} />
     </Box>

@@ -11,7 +11,13 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { formatDate, formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
@@ -82,14 +88,17 @@ const columns: DataTableColumn<ContactSubmission>[] = [
 /** The contact-form inbox (ADM-INBOX-1, beyond the product specification): newest first, by status, each message opened whole. */
 export function ContactsTab() {
   const [status, setStatus] = useState<ContactStatus | ''>('');
-  const { page, setPage, skip, limit } = useServerPage(PAGE_SIZE);
+  const paging = useServerPage(PAGE_SIZE);
   const [opened, setOpened] = useState<ContactSubmission>();
   const markRead = useUpdateContactStatus();
   const open = (message: ContactSubmission) => {
     setOpened(message);
     if (message.status === 'new') markRead.mutate({ id: message.id, status: 'read' });
   };
-  const query = useQuery(contactsQueryOptions({ skip, limit, status: status === '' ? undefined : status }));
+  const query = useQuery(
+    contactsQueryOptions({ skip: paging.skip, limit: paging.limit, status: status === '' ? undefined : status }),
+  );
+  const pagination = useServerPagination(paging, query.data?.count);
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
@@ -102,7 +111,7 @@ export function ContactsTab() {
           value={status}
           onChange={(value) => {
             setStatus(value as ContactStatus | '');
-            setPage(0);
+            paging.setPage(0);
           }}
           options={CONTACT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
         />
@@ -110,16 +119,13 @@ export function ContactsTab() {
       <DataTable
         aria-label="Contact messages"
         columns={columns}
-        rows={query.data?.data}
+        {...listQueryProps(query)}
         rowKey={(row) => row.id}
-        loading={query.isPending}
-        error={query.isError}
-        onRetry={() => void query.refetch()}
         loadingText="Loading messages..."
         emptyText={status === '' ? 'No messages yet.' : 'No messages with this status.'}
         errorText="Error loading messages. Please try again later."
         onRowClick={open}
-        pagination={{ mode: 'server', page, pageSize: PAGE_SIZE, count: query.data?.count ?? 0, onPageChange: setPage }}
+        pagination={pagination}
       />
       <ContactMessageDialog message={opened} onClose={() => setOpened(undefined)} />
     </Box>

@@ -1,15 +1,13 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import Tooltip from '@mui/material/Tooltip';
-import { ProtectedActionButton } from './protected-action-button.js';
+import { RowActionButton } from './row-action-button.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
 export interface NamedItem {
@@ -114,24 +112,19 @@ export function NamedItemsTab<TItem extends NamedItem>({
           const builtIn = isBuiltIn(item);
           return (
             <>
-              <Tooltip title={`Edit ${item.name}`}>
-                <IconButton aria-label={`Edit ${lower} ${item.name}`} onClick={() => setEditing(item)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              {builtIn ? (
-                <ProtectedActionButton
-                  label={`Delete ${lower} ${item.name}`}
-                  reason={builtInText ?? ''}
-                  icon={<DeleteIcon fontSize="small" />}
-                />
-              ) : (
-                <Tooltip title={`Delete ${item.name}`}>
-                  <IconButton aria-label={`Delete ${lower} ${item.name}`} onClick={() => setRemoving(item)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
+              <RowActionButton
+                title={`Edit ${item.name}`}
+                label={`Edit ${lower} ${item.name}`}
+                icon={<EditIcon fontSize="small" />}
+                onClick={() => setEditing(item)}
+              />
+              <RowActionButton
+                title={`Delete ${item.name}`}
+                label={`Delete ${lower} ${item.name}`}
+                icon={<DeleteIcon fontSize="small" />}
+                onClick={() => setRemoving(item)}
+                refusal={builtIn ? (builtInText ?? '') : undefined}
+              />
             </>
           );
         }}

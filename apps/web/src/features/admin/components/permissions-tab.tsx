@@ -7,6 +7,7 @@ import {
   useDeletePermission,
   useUpdatePermission,
 } from '../api/permissions.js';
+import { listQueryProps } from '../../../components/data-table.js';
 import { NamedItemsTab } from './named-items-tab.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
@@ -21,10 +22,7 @@ export function PermissionsTab() {
   return (
     <NamedItemsTab
       noun="Permission"
-      rows={permissions.data?.data}
-      loading={permissions.isPending}
-      error={permissions.isError}
-      onRetry={() => void permissions.refetch()}
+      {...listQueryProps(permissions)}
       loadingText="Loading permissions..."
       emptyText="No permissions yet."
       errorText="Permissions could not be loaded."

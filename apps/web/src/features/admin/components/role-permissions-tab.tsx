@@ -7,30 +7,18 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { DataTable, listQueryProps, type DataTableColumn } from '../../../components/data-table.js';
 import { permissionsQueryOptions } from '../api/permissions.js';
 import { rolePermissionsQueryOptions, useAssignRolePermissions } from '../api/role-permissions.js';
 import { rolesQueryOptions } from '../api/roles.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
+import { RowQueryStatus } from './row-query-status.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
 
 /** A role's permissions as chips. */
 function RolePermissionChips({ roleId }: { roleId: string }) {
   const permissions = useQuery(rolePermissionsQueryOptions(roleId));
-  if (permissions.isPending) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        Loading...
-      </Typography>
-    );
-  }
-  if (permissions.isError) {
-    return (
-      <Typography variant="body2" color="error">
-        Could not load
-      </Typography>
-    );
-  }
+  if (permissions.isPending || permissions.isError) return <RowQueryStatus failed={permissions.isError} />;
   if (permissions.data.data.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -72,7 +60,7 @@ function AssignPermissionsBody({ onClose }: { onClose: () => void }) {
       currentIds={role === null ? undefined : current.data?.data.map((permission) => permission.id)}
       currentLoading={current.isPending}
       currentError={current.isError || permissions.isError}
-      onAssign={(roleId, permissionIds) => assign.mutateAsync({ roleId, permissionIds })}
+      onAssign={(roleId, permissionIds) => assign.mutateAsync({ ownerId: roleId, ids: permissionIds })}
       onClose={onClose}
     />
   );
@@ -103,11 +91,8 @@ export function RolePermissionsTab() {
       <DataTable
         aria-label="Roles and their permissions"
         columns={columns}
-        rows={roles.data?.data}
+        {...listQueryProps(roles)}
         rowKey={(role) => role.id}
-        loading={roles.isPending}
-        error={roles.isError}
-        onRetry={() => void roles.refetch()}
         loadingText="Loading roles..."
         emptyText="No roles yet."
         errorText="Roles could not be loaded."

@@ -1,6 +1,7 @@
 import { authzMessages } from '@dataplatform/contract';
 import { useQuery } from '@tanstack/react-query';
 import { rolesQueryOptions, useCreateRole, useDeleteRole, useUpdateRole } from '../api/roles.js';
+import { listQueryProps } from '../../../components/data-table.js';
 import { NamedItemsTab } from './named-items-tab.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
@@ -15,10 +16,7 @@ export function RolesTab() {
   return (
     <NamedItemsTab
       noun="Role"
-      rows={roles.data?.data}
-      loading={roles.isPending}
-      error={roles.isError}
-      onRetry={() => void roles.refetch()}
+      {...listQueryProps(roles)}
       loadingText="Loading roles..."
       emptyText="No roles yet."
       errorText="Roles could not be loaded."

@@ -2,17 +2,21 @@ import type { SsoConnectionPublic } from '@dataplatform/contract';
 import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
   ssoConnectionsQueryOptions,
@@ -23,6 +27,7 @@ import {
 import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
@@ -54,8 +59,9 @@ function editValues(connection: SsoConnectionPublic | undefined): SsoConnectionF
 
 /** Single Sign-On tab (SSO-1): OpenID Connect connections, for superusers. */
 export function SsoTab() {
-  const { page, setPage, skip, limit } = useServerPage(SSO_CONNECTIONS_PAGE_SIZE);
-  const connections = useQuery(ssoConnectionsQueryOptions({ skip, limit }));
+  const paging = useServerPage(SSO_CONNECTIONS_PAGE_SIZE);
+  const connections = useQuery(ssoConnectionsQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, connections.data?.count);
   // The tenant picker and the Tenant column: the first hundred tenants by name.
   const tenants = useQuery(tenantsQueryOptions({ skip: 0, limit: 100 }));
   const tenantName = (id: string | null) =>
@@ -66,13 +72,6 @@ export function SsoTab() {
   const create = useCreateSsoConnection();
   const update = useUpdateSsoConnection();
   const remove = useDeleteSsoConnection();
-
-  const count = connections.data?.count;
-  useEffect(() => {
-    if (count === undefined) return;
-    const lastPage = Math.max(0, Math.ceil(count / SSO_CONNECTIONS_PAGE_SIZE) - 1);
-    if (page > lastPage) setPage(lastPage);
-  }, [count, page, setPage]);
 
   const columns: DataTableColumn<SsoConnectionPublic>[] = [
     { key: 'name', header: 'Name', minWidth: 140, render: (connection) => connection.name },
@@ -99,33 +98,26 @@ export function SsoTab() {
       <DataTable
         aria-label="Single sign-on connections"
         columns={columns}
-        rows={connections.data?.data}
+        {...listQueryProps(connections)}
         rowKey={(connection) => connection.id}
-        loading={connections.isPending}
-        error={connections.isError}
-        onRetry={() => void connections.refetch()}
         loadingText="Loading connections..."
         emptyText="No single sign-on connections yet."
         errorText="Connections could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: SSO_CONNECTIONS_PAGE_SIZE,
-          count: connections.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
         actions={(connection) => (
           <>
-            <Tooltip title={`Edit ${connection.name}`}>
-              <IconButton aria-label={`Edit connection ${connection.name}`} onClick={() => setEditing(connection)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${connection.name}`}>
-              <IconButton aria-label={`Delete connection ${connection.name}`} onClick={() => setDeleting(connection)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowActionButton
+              title={`Edit ${connection.name}`}
+              label={`Edit connection ${connection.name}`}
+              icon={<EditIcon fontSize="small" />}
+              onClick={() => setEditing(connection)}
+            />
+            <RowActionButton
+              title={`Delete ${connection.name}`}
+              label={`Delete connection ${connection.name}`}
+              icon={<DeleteIcon fontSize="small" />}
+              onClick={() => setDeleting(connection)}
+            />
           </>
         )}
       />

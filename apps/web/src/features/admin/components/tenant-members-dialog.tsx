@@ -8,9 +8,10 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { TransferList } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
+import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-members.js';
 import { usersByIdsQueries, usersQueryOptions } from '../api/users.js';
 import { LoadingLine } from '../../../components/loading-line.js';
@@ -35,13 +36,9 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
   const members = useQuery(tenantMembersQueryOptions(tenant.id));
   const [edited, setEdited] = useState<string[]>();
   const [input, setInput] = useState('');
-  const [q, setQ] = useState('');
   const [failure, setFailure] = useState<string>();
   const save = useSetTenantMembers();
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(input.trim()), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const q = useSettledValue(input.trim(), SEARCH_DELAY_MS);
   const found = useQuery(usersQueryOptions({ skip: 0, limit: SEARCH_LIMIT, q }));
   const selectedIds = edited ?? members.data ?? [];
   // Labels: the members' e-mails read in batches, and each user added since, as the search showed it.
@@ -72,7 +69,7 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
   const submit = async () => {
     setFailure(undefined);
     try {
-      await save.mutateAsync({ tenantId: tenant.id, userIds: selectedIds });
+      await save.mutateAsync({ ownerId: tenant.id, ids: selectedIds });
       onClose();
     } catch (error) {
       setFailure(errorText(error));

@@ -10,10 +10,16 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 import Tooltip from '@mui/material/Tooltip';
@@ -27,6 +33,7 @@ import {
 } from '../api/tenants.js';
 import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { TenantMembersDialog } from './tenant-members-dialog.js';
 
@@ -59,8 +66,9 @@ function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): st
 
 /** Tenants tab (ADM-TENANTS-1 to ADM-TENANTS-5), plus a connection check and the tenant's members. */
 export function TenantsTab() {
-  const { page, setPage, skip, limit } = useServerPage(TENANTS_PAGE_SIZE);
-  const tenants = useQuery(tenantsQueryOptions({ skip, limit }));
+  const paging = useServerPage(TENANTS_PAGE_SIZE);
+  const tenants = useQuery(tenantsQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, tenants.data?.count);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TenantPublic>();
   const [deleting, setDeleting] = useState<TenantPublic>();
@@ -70,13 +78,6 @@ export function TenantsTab() {
   const updateTenant = useUpdateTenant();
   const deleteTenant = useDeleteTenant();
   const check = useCheckTenantConnection();
-
-  const count = tenants.data?.count;
-  useEffect(() => {
-    if (count === undefined) return;
-    const lastPage = Math.max(0, Math.ceil(count / TENANTS_PAGE_SIZE) - 1);
-    if (page > lastPage) setPage(lastPage);
-  }, [count, page, setPage]);
 
   const columns: DataTableColumn<TenantPublic>[] = [
     { key: 'name', header: 'Name', minWidth: 140, render: (tenant) => tenant.name },
@@ -110,21 +111,12 @@ export function TenantsTab() {
       <DataTable
         aria-label="Tenants"
         columns={columns}
-        rows={tenants.data?.data}
+        {...listQueryProps(tenants)}
         rowKey={(tenant) => tenant.id}
-        loading={tenants.isPending}
-        error={tenants.isError}
-        onRetry={() => void tenants.refetch()}
         loadingText="Loading tenants..."
         emptyText="No tenants yet."
         errorText="Tenants could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: TENANTS_PAGE_SIZE,
-          count: tenants.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
         actions={(tenant) => (
           <>
             <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
@@ -138,21 +130,24 @@ export function TenantsTab() {
                 </IconButton>
               </span>
             </Tooltip>
-            <Tooltip title="Members">
-              <IconButton aria-label={`Members of tenant ${tenant.name}`} onClick={() => setMembers(tenant)}>
-                <GroupIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Edit ${tenant.name}`}>
-              <IconButton aria-label={`Edit tenant ${tenant.name}`} onClick={() => setEditing(tenant)}>
-                <EditIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={`Delete ${tenant.name}`}>
-              <IconButton aria-label={`Delete tenant ${tenant.name}`} onClick={() => setDeleting(tenant)}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowActionButton
+              title="Members"
+              label={`Members of tenant ${tenant.name}`}
+              icon={<GroupIcon fontSize="small" />}
+              onClick={() => setMembers(tenant)}
+            />
+            <RowActionButton
+              title={`Edit ${tenant.name}`}
+              label={`Edit tenant ${tenant.name}`}
+              icon={<EditIcon fontSize="small" />}
+              onClick={() => setEditing(tenant)}
+            />
+            <RowActionButton
+              title={`Delete ${tenant.name}`}
+              label={`Delete tenant ${tenant.name}`}
+              icon={<DeleteIcon fontSize="small" />}
+              onClick={() => setDeleting(tenant)}
+            />
           </>
         )}
       />

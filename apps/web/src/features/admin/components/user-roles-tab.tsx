@@ -7,7 +7,13 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { rolesQueryOptions } from '../api/roles.js';
 import {
   billingClockQueryOptions,
@@ -18,6 +24,7 @@ import {
 } from '../api/user-roles.js';
 import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
 import { AssignBody, AssignDialog } from './assign-dialog.js';
+import { RowQueryStatus } from './row-query-status.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { UserPicker } from './user-picker.js';
 
@@ -62,20 +69,7 @@ function AdvanceClockButton({ userId }: { userId: string }) {
 /** A user's roles as chips (one small call per row of the page). */
 function UserRoleChips({ userId }: { userId: string }) {
   const roles = useQuery(userRolesQueryOptions(userId));
-  if (roles.isPending) {
-    return (
-      <Typography variant="body2" color="text.secondary">
-        Loading...
-      </Typography>
-    );
-  }
-  if (roles.isError) {
-    return (
-      <Typography variant="body2" color="error">
-        Could not load
-      </Typography>
-    );
-  }
+  if (roles.isPending || roles.isError) return <RowQueryStatus failed={roles.isError} />;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
       {roles.data.data.map((role) => (
@@ -105,7 +99,7 @@ function AssignRolesBody({ onClose }: { onClose: () => void }) {
       currentIds={user === null ? undefined : current.data?.data.map((role) => role.id)}
       currentLoading={current.isPending}
       currentError={current.isError || roles.isError}
-      onAssign={(userId, roleIds) => assign.mutateAsync({ userId, roleIds })}
+      onAssign={(userId, roleIds) => assign.mutateAsync({ ownerId: userId, ids: roleIds })}
       onClose={onClose}
     />
   );
@@ -113,8 +107,9 @@ function AssignRolesBody({ onClose }: { onClose: () => void }) {
 
 /** User Roles tab (ADM-UROLES-1 to ADM-UROLES-3): users with their roles, and the "Assign Roles to User" dialog. */
 export function UserRolesTab() {
-  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
-  const users = useQuery(usersQueryOptions({ skip, limit }));
+  const paging = useServerPage(USERS_PAGE_SIZE);
+  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, users.data?.count);
   const [assigning, setAssigning] = useState(false);
   const billing = useQuery(billingClockQueryOptions());
 
@@ -138,21 +133,12 @@ export function UserRolesTab() {
       <DataTable
         aria-label="Users and their roles"
         columns={columns}
-        rows={users.data?.data}
+        {...listQueryProps(users)}
         rowKey={(user) => user.id}
-        loading={users.isPending}
-        error={users.isError}
-        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText="No users found."
         errorText="Users could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: USERS_PAGE_SIZE,
-          count: users.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
       />
       <AssignDialog open={assigning} title="Assign Roles to User" onClose={() => setAssigning(false)}>
         <AssignRolesBody onClose={() => setAssigning(false)} />

@@ -6,18 +6,22 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -30,7 +34,7 @@ import {
 } from '../api/users.js';
 import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
 import { CheckboxField } from './checkbox-field.js';
-import { ProtectedActionButton } from './protected-action-button.js';
+import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
 
@@ -54,10 +58,11 @@ const createDefaults: UserCreateFormValues = {
 /** Users tab (ADM-USERS-1 to ADM-USERS-7): server paging, search by e-mail or name, create, edit, delete. */
 export function UsersTab() {
   const ownId = getStoredUser()?.id;
-  const { page, setPage, skip, limit } = useServerPage(USERS_PAGE_SIZE);
+  const paging = useServerPage(USERS_PAGE_SIZE);
   const [search, setSearch] = useState('');
   const q = useSettledValue(search.trim(), SEARCH_DELAY_MS);
-  const users = useQuery(usersQueryOptions({ skip, limit, q }));
+  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit, q }));
+  const pagination = useServerPagination(paging, users.data?.count);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserPublic>();
   const [deleting, setDeleting] = useState<UserPublic>();
@@ -68,14 +73,6 @@ export function UsersTab() {
   const resetTwoFactor = useResetUserTwoFactor();
   const updateUser = useUpdateUser();
   const deleteUser = useDeleteUser();
-
-  // A deletion or a narrower search can leave the page past the end: go to the last page there is.
-  const count = users.data?.count;
-  useEffect(() => {
-    if (count === undefined) return;
-    const lastPage = Math.max(0, Math.ceil(count / USERS_PAGE_SIZE) - 1);
-    if (page > lastPage) setPage(lastPage);
-  }, [count, page, setPage]);
 
   const columns: DataTableColumn<UserPublic>[] = [
     {
@@ -129,7 +126,7 @@ export function UsersTab() {
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
-            setPage(0);
+            paging.setPage(0);
           }}
           slotProps={{
             input: {
@@ -146,64 +143,42 @@ export function UsersTab() {
       <DataTable
         aria-label="Users"
         columns={columns}
-        rows={users.data?.data}
+        {...listQueryProps(users)}
         rowKey={(user) => user.id}
-        loading={users.isPending}
-        error={users.isError}
-        onRetry={() => void users.refetch()}
         loadingText="Loading users..."
         emptyText={q === '' ? 'No users found.' : `No users match "${q}".`}
         errorText="Users could not be loaded."
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: USERS_PAGE_SIZE,
-          count: users.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
         actions={(user) => {
           const self = user.id === ownId;
           return (
             <>
-              <Tooltip title={`Edit ${user.email}`}>
-                <IconButton aria-label={`Edit user ${user.email}`} onClick={() => setEditing(user)}>
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              <Tooltip title={`Sign out ${user.email} everywhere`}>
-                <IconButton aria-label={`Sign out user ${user.email} everywhere`} onClick={() => setSigningOut(user)}>
-                  <LogoutIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              {self ? (
-                <ProtectedActionButton
-                  label={`Reset two-factor authentication of user ${user.email}`}
-                  reason={twoFactorMessages.resetOwn}
-                  icon={<LockResetIcon fontSize="small" />}
-                />
-              ) : (
-                <Tooltip title={`Reset two-factor authentication of ${user.email}`}>
-                  <IconButton
-                    aria-label={`Reset two-factor authentication of user ${user.email}`}
-                    onClick={() => setResettingTwoFactor(user)}
-                  >
-                    <LockResetIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
-              {self ? (
-                <ProtectedActionButton
-                  label={`Delete user ${user.email}`}
-                  reason={SELF_PROTECTION_TEXT}
-                  icon={<DeleteIcon fontSize="small" />}
-                />
-              ) : (
-                <Tooltip title={`Delete ${user.email}`}>
-                  <IconButton aria-label={`Delete user ${user.email}`} onClick={() => setDeleting(user)}>
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
+              <RowActionButton
+                title={`Edit ${user.email}`}
+                label={`Edit user ${user.email}`}
+                icon={<EditIcon fontSize="small" />}
+                onClick={() => setEditing(user)}
+              />
+              <RowActionButton
+                title={`Sign out ${user.email} everywhere`}
+                label={`Sign out user ${user.email} everywhere`}
+                icon={<LogoutIcon fontSize="small" />}
+                onClick={() => setSigningOut(user)}
+              />
+              <RowActionButton
+                title={`Reset two-factor authentication of ${user.email}`}
+                label={`Reset two-factor authentication of user ${user.email}`}
+                icon={<LockResetIcon fontSize="small" />}
+                onClick={() => setResettingTwoFactor(user)}
+                refusal={self ? twoFactorMessages.resetOwn : undefined}
+              />
+              <RowActionButton
+                title={`Delete ${user.email}`}
+                label={`Delete user ${user.email}`}
+                icon={<DeleteIcon fontSize="small" />}
+                onClick={() => setDeleting(user)}
+                refusal={self ? SELF_PROTECTION_TEXT : undefined}
+              />
             </>
           );
         }}

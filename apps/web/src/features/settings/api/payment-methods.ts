@@ -6,8 +6,9 @@ import type {
   SandboxCard,
   SandboxPaymentMethod,
 } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const paymentMethodKeys = {
   all: ['payment-methods'] as const,
@@ -54,31 +55,28 @@ export function createSandboxPaymentMethod(card: SandboxCard): Promise<SandboxPa
 }
 
 export function useAddPaymentMethod() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (body: PaymentMethodCreate) =>
       apiRequest<PaymentMethod>({ method: 'POST', path: '/subscriptions/payment-methods', json: body }),
     // The dialog shows "Failed to add payment method: <reason>" with "Try again".
     meta: { errorToast: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+    invalidates: paymentMethodKeys.all,
   });
 }
 
 export function useDeletePaymentMethod() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (id: string) => apiRequest<void>({ method: 'DELETE', path: `/subscriptions/payment-methods/${id}` }),
     meta: { errorText: 'Failed to delete payment method' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+    invalidates: paymentMethodKeys.all,
   });
 }
 
 export function useSetDefaultPaymentMethod() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (id: string) =>
       apiRequest<PaymentMethod>({ method: 'POST', path: `/subscriptions/payment-methods/${id}/default` }),
     meta: { errorText: 'Failed to update default payment method' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+    invalidates: paymentMethodKeys.all,
   });
 }

@@ -6,8 +6,9 @@ import {
   type PlanUpdate,
   type RolesPublic,
 } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const planKeys = {
   all: ['plans'] as const,
@@ -34,41 +35,37 @@ export function planRolesQueryOptions() {
 }
 
 export function useCreatePlan() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (body: PlanCreate) => apiRequest<Plan>({ method: 'POST', path: '/subscriptions/plans', json: body }),
     meta: { errorText: 'Failed to create the plan' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+    invalidates: planKeys.all,
   });
 }
 
 export function useUpdatePlan() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: ({ id, body }: { id: string; body: PlanUpdate }) =>
       apiRequest<Plan>({ method: 'PATCH', path: `/subscriptions/plans/${id}`, json: body }),
     meta: { errorText: 'Failed to update the plan' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+    invalidates: planKeys.all,
   });
 }
 
 export function useDeletePlan() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (id: string) => apiRequest<void>({ method: 'DELETE', path: `/subscriptions/plans/${id}` }),
     // The dialog shows a refusal (a plan with subscribers) with its way out; other failures toast.
     meta: { errorToast: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+    invalidates: planKeys.all,
   });
 }
 
 /** `POST /subscriptions/plans/{plan_id}/update-stripe-price`: Stripe gets the plan's current price. */
 export function usePushStripePrice() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (id: string) =>
       apiRequest<Plan>({ method: 'POST', path: `/subscriptions/plans/${id}/update-stripe-price` }),
     meta: { errorText: 'Failed to update the Stripe price' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.all }),
+    invalidates: planKeys.all,
   });
 }

@@ -6,8 +6,9 @@ import type {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 export const twoFactorKeys = {
   all: ['two-factor'] as const,
@@ -33,23 +34,21 @@ export function useBeginTwoFactorSetup() {
 
 /** `POST /users/me/two-factor/confirm`: turns it on; answers the recovery codes, shown once. */
 export function useConfirmTwoFactor() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (body: TwoFactorConfirm) =>
       apiRequest<RecoveryCodes>({ method: 'POST', path: '/users/me/two-factor/confirm', json: body }),
     // The form shows the server's answer on its field.
     meta: { errorToast: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+    invalidates: twoFactorKeys.all,
   });
 }
 
 /** `POST /users/me/two-factor/disable`: the password and a current code turn it off. */
 export function useDisableTwoFactor() {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (body: TwoFactorDisable) =>
       apiRequest<Message>({ method: 'POST', path: '/users/me/two-factor/disable', json: body }),
     meta: { errorToast: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+    invalidates: twoFactorKeys.all,
   });
 }

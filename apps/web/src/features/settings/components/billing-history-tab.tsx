@@ -3,7 +3,13 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { transactionsQueryOptions } from '../api/transactions.js';
 
@@ -50,8 +56,9 @@ const columns: DataTableColumn<Transaction>[] = [
 
 /** Billing History: the caller's charges, ten a page from skip 0 (SET-BILLING-1). */
 export function BillingHistoryTab() {
-  const { page, setPage, skip, limit } = useServerPage(TRANSACTIONS_PAGE_SIZE);
-  const query = useQuery(transactionsQueryOptions({ skip, limit }));
+  const paging = useServerPage(TRANSACTIONS_PAGE_SIZE);
+  const query = useQuery(transactionsQueryOptions({ skip: paging.skip, limit: paging.limit }));
+  const pagination = useServerPagination(paging, query.data?.count);
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
@@ -60,21 +67,12 @@ export function BillingHistoryTab() {
       <DataTable
         aria-label="Billing history"
         columns={columns}
-        rows={query.data?.data}
+        {...listQueryProps(query)}
         rowKey={(row) => row.id}
-        loading={query.isPending}
-        error={query.isError}
-        onRetry={() => void query.refetch()}
         loadingText="Loading transactions..."
         emptyText={billingMessages.noTransactions}
         errorText={billingMessages.transactionsLoadFailed}
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: TRANSACTIONS_PAGE_SIZE,
-          count: query.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
       />
     </Box>
   );

@@ -6,7 +6,7 @@ import type {
   ReportVersionText,
   StudioAccess,
 } from '@dataplatform/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { reportKeys } from './reports.js';
@@ -97,6 +97,13 @@ export function previewQueryOptions(request: ReportPreview, inputs: unknown) {
   });
 }
 
+/** A report just saved: cached under its id and its slug, and every report query loaded again. */
+function keepSaved(client: QueryClient, saved: ReportPublic): void {
+  client.setQueryData(reportKeys.detail(saved.id), saved);
+  client.setQueryData(reportKeys.detail(saved.slug), saved);
+  void client.invalidateQueries({ queryKey: reportKeys.all });
+}
+
 /** Saves the editor's text: POST for a new report, PUT with the version it was edited from otherwise. */
 export function useSaveReport() {
   const client = useQueryClient();
@@ -111,11 +118,7 @@ export function useSaveReport() {
         : apiRequest<ReportPublic>({ method: 'POST', path: '/studio/reports', json: { definition: save.definition } }),
     // The editor explains a conflict and a 422 itself; a 401 still signs out.
     meta: { errorToast: false },
-    onSuccess: (saved) => {
-      client.setQueryData(reportKeys.detail(saved.id), saved);
-      client.setQueryData(reportKeys.detail(saved.slug), saved);
-      void client.invalidateQueries({ queryKey: reportKeys.all });
-    },
+    onSuccess: (saved) => keepSaved(client, saved),
   });
 }
 
@@ -128,11 +131,7 @@ export function useRestoreVersion() {
         path: `/studio/reports/${encodeURIComponent(restore.reportId)}/versions/${restore.version}/restore`,
       }),
     meta: { errorText: 'The version could not be restored' },
-    onSuccess: (saved) => {
-      client.setQueryData(reportKeys.detail(saved.id), saved);
-      client.setQueryData(reportKeys.detail(saved.slug), saved);
-      void client.invalidateQueries({ queryKey: reportKeys.all });
-    },
+    onSuccess: (saved) => keepSaved(client, saved),
   });
 }
 

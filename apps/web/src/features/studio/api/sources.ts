@@ -4,9 +4,9 @@ import {
   type StudioExtract,
   type StudioExtracts,
 } from '@dataplatform/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, apiUpload } from '../../../lib/api-client.js';
-import { showToast } from '../../../lib/toast-store.js';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation.js';
 
 type StudioSourceKind = (typeof STUDIO_SOURCE_KINDS)[number];
 
@@ -60,8 +60,7 @@ interface ExtractUpload {
 
 /** `POST /studio/extracts?name=`: the file as the body, its progress reported, cancelled with `signal`. */
 export function useUploadExtract() {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (upload: ExtractUpload) =>
       apiUpload<StudioExtract>({
         path: '/studio/extracts',
@@ -73,23 +72,18 @@ export function useUploadExtract() {
       }),
     // The form shows what went wrong beside itself; a 401 still signs out.
     meta: { errorToast: false },
-    onSuccess: async (extract) => {
-      showToast(`Uploaded: table ${extract.name}, ${extract.rows.toLocaleString('en-US')} rows.`, 'success');
-      await client.invalidateQueries({ queryKey: sourceKeys.all });
-    },
+    successToast: (extract) => `Uploaded: table ${extract.name}, ${extract.rows.toLocaleString('en-US')} rows.`,
+    invalidates: sourceKeys.all,
   });
 }
 
 /** `DELETE /studio/extracts/{id}`. */
 export function useDeleteExtract() {
-  const client = useQueryClient();
-  return useMutation({
+  return useInvalidatingMutation({
     mutationFn: (extract: StudioExtract) =>
       apiRequest<undefined>({ method: 'DELETE', path: `/studio/extracts/${encodeURIComponent(extract.id)}` }),
     meta: { errorText: 'The extract could not be deleted' },
-    onSuccess: async (_, extract) => {
-      showToast(`Extract “${extract.name}” deleted.`, 'success');
-      await client.invalidateQueries({ queryKey: sourceKeys.all });
-    },
+    successToast: (_, extract) => `Extract “${extract.name}” deleted.`,
+    invalidates: sourceKeys.all,
   });
 }

@@ -19,6 +19,7 @@ import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
+import { useSettledValue } from '../../../lib/use-settled-value.js';
 import {
   accessQueryOptions,
   fetchLatest,
@@ -40,15 +41,6 @@ const YamlEditor = lazy(() => import('./yaml-editor.js'));
 
 /** How long typing must pause before the text is checked and previewed. */
 export const CHECK_DELAY_MS = 400;
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
 
 /**
  * The server's account of a conflict without its advice (the page offers its own ways out), its
@@ -89,7 +81,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
   const save = useSaveReport();
   const remove = useDeleteReport();
 
-  const settled = useDebounced(text, CHECK_DELAY_MS);
+  const settled = useSettledValue(text, CHECK_DELAY_MS);
   const check = useMemo(() => checkDefinition(settled), [settled]);
   // The preview keeps the last text without problems while the current one has some.
   const [good, setGood] = useState(() => {

@@ -13,7 +13,13 @@ import { useTheme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import {
+  DataTable,
+  listQueryProps,
+  useServerPage,
+  useServerPagination,
+  type DataTableColumn,
+} from '../../../components/data-table.js';
 import { errorText } from '../../../lib/api-error.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -132,8 +138,9 @@ export function VersionHistory({
   dirty: boolean;
   onRestored: (report: ReportPublic) => void;
 }) {
-  const { page, setPage, skip } = useServerPage(VERSIONS_PAGE_SIZE);
-  const versions = useQuery(versionsQueryOptions(report.id, skip));
+  const paging = useServerPage(VERSIONS_PAGE_SIZE);
+  const versions = useQuery(versionsQueryOptions(report.id, paging.skip));
+  const pagination = useServerPagination(paging, versions.data?.count);
   const [compare, setCompare] = useState<{ from: number; to: number } | undefined>(undefined);
   const [restoring, setRestoring] = useState<number | undefined>(undefined);
   const restore = useRestoreVersion();
@@ -210,11 +217,8 @@ export function VersionHistory({
       <DataTable
         aria-label="Versions"
         columns={columns}
-        rows={versions.data?.data}
+        {...listQueryProps(versions)}
         rowKey={(version) => String(version.version)}
-        loading={versions.isPending}
-        error={versions.isError}
-        onRetry={() => void versions.refetch()}
         loadingText="Loading the versions..."
         emptyText="No versions yet."
         errorText="The versions could not be loaded."
@@ -248,13 +252,7 @@ export function VersionHistory({
             ) : undefined}
           </Box>
         )}
-        pagination={{
-          mode: 'server',
-          page,
-          pageSize: VERSIONS_PAGE_SIZE,
-          count: versions.data?.count ?? 0,
-          onPageChange: setPage,
-        }}
+        pagination={pagination}
       />
       {compare ? (
         <DiffDialog

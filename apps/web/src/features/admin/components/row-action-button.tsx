@@ -1,0 +1,31 @@
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import type { ReactNode } from 'react';
+import { ProtectedActionButton } from './protected-action-button.js';
+
+/**
+ * A table row's icon action: `label` names it for assistive technology ("Edit user a@b.c"), the
+ * tooltip shows `title`. With `refusal` it is the ProtectedActionButton instead, which says why not.
+ */
+export function RowActionButton({
+  title,
+  label,
+  icon,
+  onClick,
+  refusal,
+}: {
+  title: string;
+  label: string;
+  icon: ReactNode;
+  onClick: () => void;
+  refusal?: string;
+}) {
+  if (refusal !== undefined) return <ProtectedActionButton label={label} reason={refusal} icon={icon} />;
+  return (
+    <Tooltip title={title}>
+      <IconButton aria-label={label} onClick={onClick}>
+        {icon}
+      </IconButton>
+    </Tooltip>
+  );
+}
