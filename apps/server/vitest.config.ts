@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
 const conditions = ['source', 'module', 'node', 'development|production'];
@@ -18,6 +18,11 @@ export default defineConfig({
   ...workspaceResolution,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // `*.postgres.test.ts`: what only a PostgreSQL server can show, run by the suite against one
+    // (TEST_DATABASE_URL, as .ci/run does); on embedded PGlite they are not collected at all.
+    exclude: process.env.TEST_DATABASE_URL
+      ? configDefaults.exclude
+      : [...configDefaults.exclude, '**/*.postgres.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
