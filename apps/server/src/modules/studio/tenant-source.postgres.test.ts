@@ -1,7 +1,7 @@
 import type { ReportRunResult } from '@dataplatform/contract';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { definition, preview, useTenantSourceWorld, world } from './tenant-source.fixture.js';
+import { definition, preview, useTenantSourceWorld, world } from '../../../test/tenant-source-world.js';
 
 /**
  * What only a PostgreSQL server can show of the tenant source: PGlite runs in the test's own process

@@ -1,6 +1,6 @@
 import type { ReportPublic, ReportRunResult } from '@dataplatform/contract';
 import { describe, expect, it } from 'vitest';
-import { definition, preview, useTenantSourceWorld, world } from './tenant-source.fixture.js';
+import { definition, preview, useTenantSourceWorld, world } from '../../../test/tenant-source-world.js';
 
 /**
  * Studio's `tenant` source on a real PostgreSQL database per tenant: live, read-only, guarded by

@@ -1,7 +1,7 @@
 import type { TenantPublic } from '@dataplatform/contract';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestContext, createUser, type TestContext, type TestUser } from '../../../test/harness.js';
-import { startTenantDatabases, type TenantDatabase } from '../../../test/tenant-databases.js';
+import { createTestContext, createUser, type TestContext, type TestUser } from './harness.js';
+import { startTenantDatabases, type TenantDatabase } from './tenant-databases.js';
 
 /**
  * The world of the tenant source's tests (tenant-source.test.ts, and tenant-source.postgres.test.ts
