@@ -448,6 +448,8 @@ export const ReportBlockPublicSchema = z.object({
   chart: z.object({ sql: z.string(), spec: z.record(z.string(), z.unknown()) }).optional(),
   table: z.object({ sql: z.string(), page_size: z.number().int() }).optional(),
   text: z.string().optional(),
+  /** A text block's Markdown as HTML (`reportTextHtml`): the viewer shows it as it is. */
+  html: z.string().optional(),
 });
 export type ReportBlockPublic = z.infer<typeof ReportBlockPublicSchema>;
 

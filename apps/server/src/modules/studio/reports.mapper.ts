@@ -10,6 +10,7 @@ import {
   type ReportVersion,
   REPORT_PAGE_SIZE_DEFAULT,
 } from '@dataplatform/contract';
+import { reportTextHtml } from '@dataplatform/contract/markdown';
 import type { AuditSnapshot } from '../audit/audit.service.js';
 import type { ReportListRow, ReportRow, ReportVersionRow } from './reports.repository.js';
 
@@ -75,7 +76,8 @@ function toBlocks(definition: ReportDefinition): ReportBlockPublic[] {
     if (block.table) {
       return { ...base, table: { sql: block.table.sql, page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
     }
-    return { ...base, text: block.text ?? '' };
+    const text = block.text ?? '';
+    return { ...base, text, html: reportTextHtml(text) };
   });
 }
 

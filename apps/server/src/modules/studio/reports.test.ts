@@ -210,7 +210,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
         kind: 'table',
         table: { sql: expect.any(String) as string, page_size: 10 },
       }),
-      expect.objectContaining({ id: 'note', kind: 'text', text: 'Hello' }),
+      expect.objectContaining({ id: 'note', kind: 'text', text: 'Hello', html: '<p>Hello</p>' }),
     ]);
 
     const bySlug = await api('GET', '/reports/rates-for-one-code', readerA, tenantA.id);
@@ -341,6 +341,13 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     expect(builtIn.data.find((report) => report.slug === 'payer')?.updated_by).toBeNull();
     const elsewhere = (await api('GET', '/reports?q=margin', writerB, tenantB.id)).json<Reports>();
     expect(elsewhere).toEqual({ data: [], count: 0 });
+  });
+
+  it('sends a text block as HTML in which markup of the definition is text and a javascript: link has no target', async () => {
+    const hostile = definition('Hostile text', ' <img src=x onerror=alert(1)> [go](javascript:alert(2))');
+    const created = await createReport(hostile);
+    const note = created.blocks.find((block) => block.id === 'note');
+    expect(note?.html).toBe('<p>Hello &lt;img src=x onerror=alert(1)&gt; <a href="">go</a></p>');
   });
 
   it('needs a tenant to save into', async () => {

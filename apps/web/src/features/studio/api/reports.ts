@@ -43,6 +43,9 @@ export function reportQueryOptions(key: string) {
   return queryOptions({
     queryKey: reportKeys.detail(key),
     queryFn: ({ signal }) => apiRequest<ReportPublic>({ path: `/studio/reports/${encodeURIComponent(key)}`, signal }),
+    // Fetched by the route's loader just before the viewer mounts: the viewer takes that answer
+    // rather than asking again. A save here replaces it (editor.ts); another author's shows within 30 s.
+    staleTime: 30_000,
     meta: { errorToast: false },
     retry: false,
   });

@@ -3,9 +3,8 @@ import Button from '@mui/material/Button';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { BlockFrame, type BlockState } from './block-frame.js';
 import { ResultTable } from './result-table.js';
+import { loadVegaChart } from '../report-view.js';
 
-// Vega, Vega-Lite and the interpreter load with the first chart a person opens, never before.
-const loadVegaChart = () => import('./vega-chart.js');
 const VegaChart = lazy(loadVegaChart);
 
 /** A chart block, with "View as table" so a keyboard and a screen reader reach its numbers. */

@@ -8,14 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
 import { useState, useTransition, type FormEvent } from 'react';
 import { paramOptionsQueryOptions } from '../api/reports.js';
-
-/** A parameter's value as the URL and the inputs hold it: text, or absent for the default. */
-export type ParamValues = Record<string, string>;
-
-/** The default of a parameter as text, as an input shows it. */
-export function defaultText(param: ReportParamPublic): string {
-  return param.default === null ? '' : String(param.default);
-}
+import { defaultText, type ParamValues } from '../report-view.js';
 
 const fieldSx = { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } };
 

@@ -12,8 +12,7 @@ import { DataTable, useServerPage, type DataTableColumn } from '../../../compone
 import { formatDateTime } from '../../../lib/format.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { reportsQueryOptions } from '../api/reports.js';
-
-export const REPORTS_PAGE_SIZE = 20;
+import { REPORTS_PAGE_SIZE } from '../report-view.js';
 
 /** Where a report is read: the showcase paths for the built-ins, /studio/reports/<slug> for the rest. */
 export function reportPath(report: Pick<ReportSummary, 'slug' | 'built_in'>): string {

@@ -37,7 +37,13 @@ const REPORT: ReportPublic = {
     { id: 'median', kind: 'kpi', title: 'Median rate', kpi: { sql: 'SELECT 1', value: 'median', format: 'currency' } },
     { id: 'slow', kind: 'kpi', title: 'Slow figure', kpi: { sql: 'SELECT 1', value: 'n', format: 'integer' } },
     { id: 'rows', kind: 'table', title: 'Outliers', table: { sql: 'SELECT 1', page_size: 2 } },
-    { id: 'note', kind: 'text', title: null, text: 'A rate **twice** the median.' },
+    {
+      id: 'note',
+      kind: 'text',
+      title: null,
+      text: 'A rate **twice** the median.',
+      html: '<p>A rate <strong>twice</strong> the median.</p>',
+    },
   ],
 };
 

@@ -1,4 +1,4 @@
-import type { ReportBlockPublic, ReportPublic, ReportRun } from '@dataplatform/contract';
+import type { ReportBlockPublic, ReportPublic } from '@dataplatform/contract';
 import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,20 +11,26 @@ import { ApiError, errorText } from '../../../lib/api-error.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
+import {
+  PAGE_PREFIX,
+  SORT_PREFIX,
+  blockPage,
+  blockRunRequest,
+  defaultText,
+  paramValues,
+  parseSort,
+  type ParamValues,
+} from '../report-view.js';
 import type { BlockState } from './block-frame.js';
 
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
-import { ParamBar, defaultText, type ParamValues } from './param-bar.js';
+import { ParamBar } from './param-bar.js';
 import { TextBlock } from './text-block.js';
-import type { ColumnSort } from './result-table.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
-
-const PAGE_PREFIX = 'page.';
-const SORT_PREFIX = 'sort.';
 
 function blockState(
   query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
@@ -35,28 +41,12 @@ function blockState(
   return empty ? { status: 'empty' } : { status: 'ready' };
 }
 
-/** "column:desc" in the URL, as the engine's sort. */
-function parseSort(text: string | null): ColumnSort | undefined {
-  if (!text) return undefined;
-  const at = text.lastIndexOf(':');
-  const column = at > 0 ? text.slice(0, at) : text;
-  const direction = at > 0 && text.slice(at + 1) === 'desc' ? 'desc' : 'asc';
-  return { column, direction };
-}
-
 /** One block, running its own query: it loads, fails and retries without the others. */
 function Block({ report, block, params }: { report: ReportPublic; block: ReportBlockPublic; params: ParamValues }) {
   const [search, setSearch] = useSearchParams();
-  const page = Math.max(0, Number.parseInt(search.get(PAGE_PREFIX + block.id) ?? '1', 10) - 1 || 0);
+  const page = blockPage(block, search);
   const sort = parseSort(search.get(SORT_PREFIX + block.id));
-  const pageSize = block.table?.page_size ?? 0;
-  const request: ReportRun = {
-    block: block.id,
-    params,
-    skip: block.table ? page * pageSize : 0,
-    ...(block.table ? { limit: pageSize } : {}),
-    ...(sort ? { sort: [sort] } : {}),
-  };
+  const request = blockRunRequest(block, params, search);
   const run = useQuery({ ...runBlockQueryOptions(report.id, report.version, request), enabled: block.kind !== 'text' });
   const download = useMutation({
     mutationFn: () => exportBlock(report.id, { block: block.id, params, ...(sort ? { sort: [sort] } : {}) }),
@@ -66,7 +56,7 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
   });
 
   if (block.kind === 'text') {
-    return <TextBlock title={block.title} text={block.text ?? ''} />;
+    return <TextBlock title={block.title} html={block.html ?? ''} />;
   }
   const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
   if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;
@@ -116,13 +106,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   const report = useQuery(reportQueryOptions(reportKey));
   const [search, setSearch] = useSearchParams();
 
-  const values = useMemo(() => {
-    const current: ParamValues = {};
-    for (const param of report.data?.params ?? []) {
-      current[param.name] = search.get(param.name) ?? defaultText(param);
-    }
-    return current;
-  }, [report.data, search]);
+  const values = useMemo(() => paramValues(report.data?.params ?? [], search), [report.data, search]);
 
   if (report.isPending) {
     return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>;

@@ -6,11 +6,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-
-export interface ColumnSort {
-  column: string;
-  direction: 'asc' | 'desc';
-}
+import type { ColumnSort } from '../report-view.js';
 
 const NUMERIC =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|REAL|DECIMAL|NUMERIC|INT|INT2|INT4|INT8|FLOAT4|FLOAT8)/i;

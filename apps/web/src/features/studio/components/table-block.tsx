@@ -4,7 +4,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { Pager } from '../../../components/data-table.js';
 import { BlockFrame, type BlockState } from './block-frame.js';
-import { ResultTable, type ColumnSort } from './result-table.js';
+import type { ColumnSort } from '../report-view.js';
+import { ResultTable } from './result-table.js';
 
 /**
  * A table block: one page from the server, "start–end of total", sorted by a column's header, and

@@ -1,22 +1,17 @@
 import Box from '@mui/material/Box';
-import { lazy, Suspense } from 'react';
 import { BlockFrame } from './block-frame.js';
 
-// react-markdown and its parser are a sizeable chunk: only a report with a text block loads it.
-const Markdown = lazy(() => import('react-markdown'));
-
 /**
- * A `text` block: its Markdown as elements, never raw HTML (react-markdown renders elements and
- * does not inject markup).
+ * A `text` block: its Markdown as the server rendered it (`reportTextHtml` in the contract, which
+ * never passes HTML of the definition through), so the viewer carries no Markdown parser.
  */
-export function TextBlock({ title, text }: { title: string | null; text: string }) {
+export function TextBlock({ title, html }: { title: string | null; html: string }) {
   return (
     <BlockFrame title={title} state={{ status: 'ready' }} minHeight={0}>
-      <Box sx={{ '& > :first-of-type': { mt: 0 }, '& > :last-child': { mb: 0 }, maxWidth: '75ch' }}>
-        <Suspense fallback={null}>
-          <Markdown>{text}</Markdown>
-        </Suspense>
-      </Box>
+      <Box
+        sx={{ '& > :first-of-type': { mt: 0 }, '& > :last-child': { mb: 0 }, maxWidth: '75ch' }}
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
     </BlockFrame>
   );
 }

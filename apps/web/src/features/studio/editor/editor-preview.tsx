@@ -6,6 +6,7 @@ import {
   type ReportDefinition,
   type ReportParamPublic,
 } from '@dataplatform/contract';
+import { reportTextHtml } from '@dataplatform/contract/markdown';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -14,10 +15,10 @@ import { previewQueryOptions } from '../api/editor.js';
 import type { BlockState } from '../components/block-frame.js';
 import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
-import { ParamBar, defaultText, type ParamValues } from '../components/param-bar.js';
-import type { ColumnSort } from '../components/result-table.js';
-import { TableBlock } from '../components/table-block.js';
+import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
+import { defaultText, type ColumnSort, type ParamValues } from '../report-view.js';
+import { TableBlock } from '../components/table-block.js';
 
 /** A block of the definition as the viewer's block components take it. */
 function publicBlock(block: ReportBlock): ReportBlockPublic {
@@ -77,7 +78,8 @@ function PreviewBlock({
     enabled: block.kind !== 'text',
   });
   if (block.kind === 'text') {
-    return <TextBlock title={block.title} text={block.text ?? ''} />;
+    // Rendered here as the server renders it once saved (the editor's chunk carries the parser).
+    return <TextBlock title={block.title ?? null} html={reportTextHtml(block.text ?? '')} />;
   }
   let state: BlockState;
   if (run.isError) state = { status: 'error', error: run.error, retry: () => void run.refetch() };

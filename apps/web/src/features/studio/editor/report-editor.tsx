@@ -30,7 +30,7 @@ import {
 import { reportQueryOptions } from '../api/reports.js';
 import { reportPath } from '../components/report-list.js';
 import { checkDefinition, serverProblems, STARTER_DEFINITION, type EditorProblem } from './definition-problems.js';
-import type { ParamValues } from '../components/param-bar.js';
+import type { ParamValues } from '../report-view.js';
 import { EditorPreview } from './editor-preview.js';
 import { SourceBrowser } from './source-browser.js';
 import { DiffDialog, MINE, VersionHistory } from './version-history.js';
