@@ -1,3 +1,4 @@
+import './zod-config.js';
 import { z } from 'zod';
 import { PaginationQuerySchema, pageOf } from './common.js';
 import { type AUDIT_ACTIONS } from './audit-constants.js';

@@ -1,3 +1,4 @@
+import './zod-config.js';
 import { z } from 'zod';
 import { ERROR_STATUS, ErrorCode } from './errors.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './common-constants.js';

@@ -1,3 +1,4 @@
+import './zod-config.js';
 import { z } from 'zod';
 
 export * from './sessions-constants.js';

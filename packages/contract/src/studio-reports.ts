@@ -1,3 +1,4 @@
+import './zod-config.js';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { ErrorCode } from './errors.js';

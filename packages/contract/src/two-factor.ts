@@ -1,3 +1,4 @@
+import './zod-config.js';
 import { z } from 'zod';
 import { messages } from './fields.js';
 import { twoFactorMessages } from './two-factor-constants.js';

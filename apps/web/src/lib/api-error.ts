@@ -1,5 +1,3 @@
-// First: Zod's settings must be in place before the contract builds its schemas.
-import './zod-jitless.js';
 import { isErrorCode, type ErrorCode } from '@dataplatform/contract';
 
 /** Standard reason phrases for the statuses WEB-ERR-1 maps (400–511). */

@@ -1,5 +1,5 @@
 // First: Zod's settings must be in place before any schema is built.
-import '../../lib/zod-jitless.js';
+import '@dataplatform/contract/zod-config';
 import {
   authzMessages,
   DESCRIPTION_MAX_LENGTH,

@@ -1,5 +1,5 @@
 // First: Zod's settings must be in place before any schema is built.
-import '../../../lib/zod-jitless.js';
+import '@dataplatform/contract/zod-config';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,5 +1,5 @@
 // First: Zod's settings must be in place before any schema is built.
-import '../../../lib/zod-jitless.js';
+import '@dataplatform/contract/zod-config';
 import { BILLING_PERIODS, type Plan, type PlanCreate } from '@dataplatform/contract';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';

@@ -1,5 +1,5 @@
 // First: Zod's settings must be in place before any schema is built.
-import '../../../lib/zod-jitless.js';
+import '@dataplatform/contract/zod-config';
 // The two-factor forms (react-hook-form, zod), loaded when one is shown (decision 030).
 import {
   ErrorCode,

@@ -1,16 +1,58 @@
 import type { ReportParamPublic } from '@dataplatform/contract';
-import Autocomplete from '@mui/material/Autocomplete';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import { useQuery } from '@tanstack/react-query';
-import { useState, useTransition, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, useTransition, type FormEvent, type ReactNode } from 'react';
 import { paramOptionsQueryOptions } from '../api/reports.js';
 import { defaultText, type ParamValues } from '../report-view.js';
 
 const fieldSx = { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } };
+
+const ChoiceField = lazy(() => import('./choice-field.js'));
+// A queried select's list (Autocomplete and Popper, about 19 KB): fetched as a pointer nears the
+// field and shown once it is reached; a report's first view and its first chart never wait for it.
+const loadAutocomplete = () => import('./queried-autocomplete.js');
+const QueriedAutocomplete = lazy(loadAutocomplete);
+
+/**
+ * One typed input of the bar, from the parts of MUI's TextField as PasswordField is (decision 030):
+ * TextField also brings Select, Menu and Modal, which only a parameter with choices needs.
+ */
+function ParamField({
+  label,
+  helperText,
+  shrink,
+  ...input
+}: Omit<OutlinedInputProps, 'label' | 'size'> & {
+  label: string;
+  helperText?: ReactNode;
+  shrink?: boolean;
+}) {
+  const id = useId();
+  const helperId = helperText ? `${id}-helper-text` : undefined;
+  return (
+    <FormControl size="small" sx={fieldSx}>
+      <InputLabel htmlFor={id} {...(shrink ? { shrink: true } : {})}>
+        {label}
+      </InputLabel>
+      <OutlinedInput
+        {...input}
+        id={id}
+        label={label}
+        size="small"
+        {...(shrink ? { notched: true } : {})}
+        inputProps={{ ...input.inputProps, 'aria-describedby': helperId }}
+      />
+      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
+    </FormControl>
+  );
+}
 
 /**
  * A select whose values come from the report's query: searchable, as such lists are long (every
@@ -30,12 +72,13 @@ function QueriedSelect({
 }) {
   const options = useQuery(paramOptionsQueryOptions(report.id, report.version, param.name));
   const values = options.data?.data.map(String) ?? [];
+  // Whether the person has reached for the field (pointer down or focus): the list then takes its
+  // place, focused and open, so a click or a Tab lands where it was aimed.
+  const [reached, setReached] = useState(false);
   if (options.isError) {
     return (
-      <TextField
+      <ParamField
         label={param.label}
-        size="small"
-        sx={fieldSx}
         defaultValue={value}
         helperText="The list could not be loaded: type a value and press Enter."
         onKeyDown={(event) => {
@@ -47,21 +90,33 @@ function QueriedSelect({
       />
     );
   }
+  if (!reached) {
+    // The list's stand-in until its code is in: the same field, its value shown, not yet editable.
+    return (
+      <ParamField
+        label={param.label}
+        value={value}
+        readOnly
+        inputProps={{ role: 'combobox', 'aria-expanded': false, 'aria-autocomplete': 'list' }}
+        endAdornment={<ArrowDropDownIcon sx={{ color: 'action.active', mr: -0.5 }} />}
+        onPointerEnter={() => void loadAutocomplete()}
+        onFocus={() => setReached(true)}
+        onPointerDown={() => setReached(true)}
+      />
+    );
+  }
   return (
-    <Autocomplete
-      size="small"
-      sx={fieldSx}
-      options={values.length > 0 || !value ? values : [value]}
-      value={value || null}
-      loading={options.isPending}
-      loadingText="Loading the values..."
-      noOptionsText="No value matches"
-      disableClearable={Boolean(value)}
-      onChange={(_, next) => {
-        if (next !== null) onChange(next);
-      }}
-      renderInput={(input) => <TextField {...input} label={param.label} />}
-    />
+    <Suspense fallback={<ParamField label={param.label} value={value} readOnly />}>
+      <QueriedAutocomplete
+        label={param.label}
+        values={values}
+        value={value}
+        loading={options.isPending}
+        onChange={onChange}
+        autoFocus
+        sx={fieldSx}
+      />
+    </Suspense>
   );
 }
 
@@ -111,12 +166,7 @@ export function ParamBar({
     >
       {params.map((param) => {
         const value = draft[param.name] ?? defaultText(param);
-        const common = {
-          label: param.label,
-          value,
-          size: 'small' as const,
-          sx: fieldSx,
-        };
+        const common = { label: param.label, value };
         if (param.type === 'select' && param.options === null && param.options_sql !== null && report) {
           return (
             <QueriedSelect
@@ -140,36 +190,33 @@ export function ParamBar({
               : undefined;
         if (choices) {
           return (
-            <TextField
-              key={param.name}
-              {...common}
-              select
-              onChange={(event) => apply({ ...draft, [param.name]: event.target.value })}
-            >
-              {choices.map((choice) => (
-                <MenuItem key={choice.value} value={choice.value}>
-                  {choice.label}
-                </MenuItem>
-              ))}
-            </TextField>
+            // Until its chunk is in, the field shows its value where the select will be.
+            <Suspense key={param.name} fallback={<ParamField {...common} readOnly />}>
+              <ChoiceField
+                {...common}
+                choices={choices}
+                sx={fieldSx}
+                onChange={(next) => apply({ ...draft, [param.name]: next })}
+              />
+            </Suspense>
           );
         }
         if (param.type === 'date') {
           return (
-            <TextField
+            <ParamField
               key={param.name}
               {...common}
               type="date"
-              slotProps={{ inputLabel: { shrink: true } }}
+              shrink
               onChange={(event) => apply({ ...draft, [param.name]: event.target.value })}
             />
           );
         }
         return (
-          <TextField
+          <ParamField
             key={param.name}
             {...common}
-            slotProps={param.type === 'number' ? { htmlInput: { inputMode: 'decimal' } } : undefined}
+            {...(param.type === 'number' ? { inputProps: { inputMode: 'decimal' } } : {})}
             onChange={(event) => setDraft({ ...draft, [param.name]: event.target.value })}
           />
         );

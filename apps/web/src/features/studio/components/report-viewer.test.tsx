@@ -149,7 +149,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     expect(seen.location).not.toContain('page.rows');
 
     // A new parameter value runs every block again and keeps only what differs from the default.
-    await user.click(screen.getByRole('combobox', { name: 'Billing code' }));
+    await user.click(await screen.findByRole('combobox', { name: 'Billing code' }));
     await user.click(await screen.findByRole('option', { name: '99214' }));
     await vi.waitFor(() =>
       expect(runs.some((run) => run.block === 'median' && run.params.code === '99214')).toBe(true),
@@ -228,5 +228,42 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     await vi.waitFor(() => expect(saved).toEqual(['rates-rows.csv']));
     expect(exports).toEqual([{ block: 'rows', params: { code: '70450' } }]);
     click.mockRestore();
+  });
+
+  it("loads a queried select's list when the keyboard reaches it, and keeps the focus there", async () => {
+    const user = userEvent.setup();
+    const queried: ReportPublic = {
+      ...REPORT,
+      params: [
+        {
+          name: 'code',
+          label: 'Billing code',
+          type: 'select',
+          default: '99213',
+          options: null,
+          options_sql: 'SELECT billing_code FROM billing_codes',
+        },
+      ],
+      blocks: [],
+    };
+    serveApi(async (url) => {
+      if (url === '/api/v1/studio/reports/rates') return Response.json(queried);
+      if (url === `/api/v1/studio/reports/${REPORT.id}/params/code/options`) {
+        return Response.json({ data: ['99213', '99214', '70450'], count: 3 });
+      }
+      return Response.json({ detail: 'Not Found' }, { status: 404 });
+    });
+    view('/studio/reports/rates');
+
+    await screen.findByRole('combobox', { name: 'Billing code' });
+    // Tab from the page's last control before the bar (Copy link) into the field.
+    screen.getByRole('button', { name: 'Copy link' }).focus();
+    await user.tab();
+    await vi.waitFor(() => expect(document.activeElement).toHaveAttribute('aria-expanded', 'true'));
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Billing code' }));
+    await user.keyboard('{Control>}a{/Control}7045');
+    expect(await screen.findByRole('option', { name: '70450' })).toBeVisible();
+    await user.keyboard('{ArrowDown}{Enter}');
+    await vi.waitFor(() => expect(seen.location).toContain('code=70450'));
   });
 });

@@ -232,7 +232,7 @@ describe('ReportEditorPage', () => {
     const bar = await screen.findByRole('search', { name: 'Report parameters' });
     await waitFor(() => expect(previews.some((preview) => preview.definition.includes('params:'))).toBe(true));
     expect(previews.at(-1)).toMatchObject({ block: 'total', params: {} });
-    await user.click(within(bar).getByRole('combobox', { name: 'Billing code' }));
+    await user.click(await within(bar).findByRole('combobox', { name: 'Billing code' }));
     await user.click(await screen.findByRole('option', { name: '70450' }));
     await waitFor(() => expect(previews.at(-1)).toMatchObject({ block: 'total', params: { code: '70450' } }));
     expect(within(bar).getByRole('combobox', { name: 'Billing code' })).toHaveTextContent('70450');
