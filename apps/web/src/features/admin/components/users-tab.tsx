@@ -3,10 +3,8 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
-import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -22,6 +20,7 @@ import {
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { PasswordField } from '../../../components/password-field.js';
+import { SearchField } from '../../../components/search-field.js';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -118,24 +117,13 @@ export function UsersTab() {
   return (
     <TabBody>
       <TabToolbar actionLabel="Add User" onAction={() => setCreating(true)}>
-        <TextField
+        <SearchField
           label="Search users"
           placeholder="E-mail or name"
-          type="search"
-          size="small"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onChange={(value) => {
+            setSearch(value);
             paging.setPage(0);
-          }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
           }}
           sx={{ minWidth: 0, width: { xs: '100%', sm: 320 } }}
         />
