@@ -1,6 +1,7 @@
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
+import { preloadAdminDialogs } from './preload-dialogs.js';
 import { ProtectedActionButton } from './protected-action-button.js';
 
 /**
@@ -13,17 +14,20 @@ export function RowActionButton({
   icon,
   onClick,
   refusal,
+  onPreload = preloadAdminDialogs,
 }: {
   title: string;
   label: string;
   icon: ReactNode;
   onClick: () => void;
   refusal?: string;
+  /** Fetches the code of the dialog the button opens, as the pointer or the focus reaches it. */
+  onPreload?: () => void;
 }) {
   if (refusal !== undefined) return <ProtectedActionButton label={label} reason={refusal} icon={icon} />;
   return (
     <Tooltip title={title}>
-      <IconButton aria-label={label} onClick={onClick}>
+      <IconButton aria-label={label} onClick={onClick} onPointerEnter={onPreload} onFocus={onPreload}>
         {icon}
       </IconButton>
     </Tooltip>

@@ -3,11 +3,11 @@ import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
+import { DialogTextField } from '../../../components/dialog-text-field.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -150,7 +150,7 @@ export function SsoTab() {
         {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired={false} />}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={deleting !== undefined}
         title="Delete Connection"
         loading={remove.isPending}
@@ -161,7 +161,7 @@ export function SsoTab() {
       >
         Are you sure you want to delete the connection &quot;{deleting?.name}&quot;? People of its domains will no
         longer sign in with it.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
     </TabBody>
   );
 }
@@ -182,8 +182,8 @@ function SsoFields<TParsed>({
     : 'Stored encrypted and never shown. Leave blank to keep the current secret.';
   return (
     <>
-      <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
-      <TextField
+      <DialogTextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+      <DialogTextField
         {...fieldProps(form, 'issuer')}
         label="Issuer URL"
         required
@@ -191,8 +191,14 @@ function SsoFields<TParsed>({
         autoComplete="off"
         spellCheck={false}
       />
-      <TextField {...fieldProps(form, 'client_id')} label="Client ID" required autoComplete="off" spellCheck={false} />
-      <TextField
+      <DialogTextField
+        {...fieldProps(form, 'client_id')}
+        label="Client ID"
+        required
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <DialogTextField
         {...secret}
         helperText={secret.helperText ?? secretHint}
         label="Client secret"
@@ -200,7 +206,7 @@ function SsoFields<TParsed>({
         required={secretRequired}
         autoComplete="new-password"
       />
-      <TextField
+      <DialogTextField
         {...fieldProps(form, 'domains')}
         label="Allowed e-mail domains"
         required
@@ -208,7 +214,7 @@ function SsoFields<TParsed>({
         autoComplete="off"
         spellCheck={false}
       />
-      <TextField
+      <DialogTextField
         select
         label="Tenant"
         // "All (global)" is the empty value: shown, with the label above it.
@@ -223,7 +229,7 @@ function SsoFields<TParsed>({
             {tenant.name}
           </MenuItem>
         ))}
-      </TextField>
+      </DialogTextField>
       <CheckboxField form={form} name="allow_password_recovery" label="Its users may also use password recovery" />
     </>
   );

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import AddIcon from '@mui/icons-material/Add';
 import type { ReactNode } from 'react';
+import { preloadAdminDialogs } from './preload-dialogs.js';
 
 /** Admin page size (ADM-ROLES-2); roles and permissions are paged in the browser. */
 export const NAMED_ITEMS_PAGE_SIZE = 10;
@@ -11,11 +12,14 @@ export function TabToolbar({
   actionLabel,
   onAction,
   actionIcon = <AddIcon />,
+  onPreload = preloadAdminDialogs,
   children,
 }: {
   actionLabel: string;
   onAction: () => void;
   actionIcon?: ReactNode;
+  /** Fetches the code of the dialog the button opens, as the pointer or the focus reaches it. */
+  onPreload?: () => void;
   children?: ReactNode;
 }) {
   return (
@@ -30,7 +34,13 @@ export function TabToolbar({
       }}
     >
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', flex: '1 1 240px' }}>{children}</Box>
-      <Button variant="contained" startIcon={actionIcon} onClick={onAction}>
+      <Button
+        variant="contained"
+        startIcon={actionIcon}
+        onClick={onAction}
+        onPointerEnter={onPreload}
+        onFocus={onPreload}
+      >
         {actionLabel}
       </Button>
     </Box>

@@ -5,11 +5,11 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
+import { DialogTextField } from '../../../components/dialog-text-field.js';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -185,8 +185,8 @@ export function UsersTab() {
       >
         {(form) => (
           <>
-            <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
-            <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+            <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+            <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
             <PasswordField
               {...passwordFieldProps(form, 'password')}
               label="Password"
@@ -214,8 +214,8 @@ export function UsersTab() {
           const self = editing?.id === ownId;
           return (
             <>
-              <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
-              <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+              <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+              <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
               <CheckboxField form={form} name="is_active" label="Active" disabled={self} />
               <CheckboxField
                 form={form}
@@ -229,7 +229,7 @@ export function UsersTab() {
         }}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={deleting !== undefined}
         title="Delete User"
         loading={deleteUser.isPending}
@@ -240,9 +240,9 @@ export function UsersTab() {
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={signingOut !== undefined}
         title="Sign Out Everywhere"
         confirmLabel="Sign out"
@@ -256,9 +256,9 @@ export function UsersTab() {
         {signingOut?.id === ownId
           ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
           : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
-      </ConfirmDialog>
+      </LazyConfirmDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={resettingTwoFactor !== undefined}
         title="Reset Two-Factor Authentication"
         confirmLabel="Reset"
@@ -270,7 +270,7 @@ export function UsersTab() {
         onClose={() => setResettingTwoFactor(undefined)}
       >
         {`Turn off two-factor authentication for "${resettingTwoFactor?.email}" and sign them out everywhere? Do this only for someone who lost both their authenticator and their recovery codes, once you know it is them. They will sign in with their password alone and are told by e-mail.`}
-      </ConfirmDialog>
+      </LazyConfirmDialog>
     </TabBody>
   );
 }
