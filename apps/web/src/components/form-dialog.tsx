@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { loadTextField } from './dialog-text-field.js';
+import { preloadDialogFields } from './dialog-fields.js';
 
 /**
  * A form's schema, or a loader of it: a screen that passes a loader keeps zod out of its own chunk,
@@ -58,5 +58,5 @@ const FormDialogFrame = lazy(async () => ({ default: (await loadFrame()).FormDia
  */
 export function preloadFormDialog(): void {
   void loadFrame().then((frame) => frame.preloadFormDialogBody());
-  void loadTextField();
+  preloadDialogFields();
 }

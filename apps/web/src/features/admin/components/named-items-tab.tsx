@@ -1,7 +1,7 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import Chip from '@mui/material/Chip';
-import { DialogTextField } from '../../../components/dialog-text-field.js';
+import { DialogTextField } from '../../../components/dialog-fields.js';
 import { useState } from 'react';
 import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';

@@ -1,5 +1,6 @@
 import { preloadFormDialog } from '../../../components/form-dialog.js';
 import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { preloadDialogCheckboxField } from './dialog-checkbox-field.js';
 
 /**
  * Fetches the code of the admin tabs' form and confirmation dialogs as the pointer or the focus
@@ -8,4 +9,5 @@ import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 export function preloadAdminDialogs(): void {
   preloadFormDialog();
   LazyConfirmDialog.preload();
+  preloadDialogCheckboxField();
 }

@@ -3,7 +3,7 @@ import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MenuItem from '@mui/material/MenuItem';
-import { DialogTextField } from '../../../components/dialog-text-field.js';
+import { DialogTextField } from '../../../components/dialog-fields.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -26,7 +26,7 @@ import {
 } from '../api/sso-connections.js';
 import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
+import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
@@ -230,7 +230,11 @@ function SsoFields<TParsed>({
           </MenuItem>
         ))}
       </DialogTextField>
-      <CheckboxField form={form} name="allow_password_recovery" label="Its users may also use password recovery" />
+      <DialogCheckboxField
+        form={form}
+        name="allow_password_recovery"
+        label="Its users may also use password recovery"
+      />
     </>
   );
 }

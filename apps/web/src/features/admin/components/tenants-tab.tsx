@@ -8,7 +8,7 @@ import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import { DialogTextField } from '../../../components/dialog-text-field.js';
+import { DialogTextField } from '../../../components/dialog-fields.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -33,7 +33,7 @@ import {
   useUpdateTenant,
 } from '../api/tenants.js';
 import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
+import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 
@@ -217,7 +217,7 @@ function TenantFields({ form }: { form: TenantForm }) {
         autoComplete="off"
         spellCheck={false}
       />
-      <CheckboxField form={form} name="active" label="Active" />
+      <DialogCheckboxField form={form} name="active" label="Active" />
     </>
   );
 }

@@ -5,7 +5,7 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import { DialogTextField } from '../../../components/dialog-text-field.js';
+import { DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,7 +19,6 @@ import {
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
-import { PasswordField } from '../../../components/password-field.js';
 import { SearchField } from '../../../components/search-field.js';
 import { getStoredUser } from '../../../lib/session.js';
 import {
@@ -32,7 +31,7 @@ import {
   usersQueryOptions,
 } from '../api/users.js';
 import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
+import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
@@ -187,14 +186,14 @@ export function UsersTab() {
           <>
             <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
             <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
-            <PasswordField
+            <DialogPasswordField
               {...passwordFieldProps(form, 'password')}
               label="Password"
               autoComplete="new-password"
               required
             />
-            <CheckboxField form={form} name="is_active" label="Active" />
-            <CheckboxField form={form} name="is_superuser" label="Admin" />
+            <DialogCheckboxField form={form} name="is_active" label="Active" />
+            <DialogCheckboxField form={form} name="is_superuser" label="Admin" />
           </>
         )}
       </FormDialog>
@@ -216,8 +215,8 @@ export function UsersTab() {
             <>
               <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
               <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
-              <CheckboxField form={form} name="is_active" label="Active" disabled={self} />
-              <CheckboxField
+              <DialogCheckboxField form={form} name="is_active" label="Active" disabled={self} />
+              <DialogCheckboxField
                 form={form}
                 name="is_superuser"
                 label="Admin"
