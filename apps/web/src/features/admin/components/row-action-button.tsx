@@ -1,8 +1,8 @@
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
 import { preloadAdminDialogs } from './preload-dialogs.js';
 import { ProtectedActionButton } from './protected-action-button.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
 /**
  * A table row's icon action: `label` names it for assistive technology ("Edit user a@b.c"), the
@@ -26,10 +26,10 @@ export function RowActionButton({
 }) {
   if (refusal !== undefined) return <ProtectedActionButton label={label} reason={refusal} icon={icon} />;
   return (
-    <Tooltip title={title}>
+    <LazyTooltip title={title}>
       <IconButton aria-label={label} onClick={onClick} onPointerEnter={onPreload} onFocus={onPreload}>
         {icon}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import AddIcon from '@mui/icons-material/Add';
 import type { ReactNode } from 'react';
+import { loadTooltips } from '../../../components/lazy-tooltip.js';
 import { preloadAdminDialogs } from './preload-dialogs.js';
 
 /** Admin page size (ADM-ROLES-2); roles and permissions are paged in the browser. */
@@ -47,7 +48,18 @@ export function TabToolbar({
   );
 }
 
-/** A tab's body: a grid column, so a wide table scrolls inside its box instead of widening the page. */
+/**
+ * A tab's body: a grid column, so a wide table scrolls inside its box instead of widening the page.
+ * The first pointer or focus in it fetches the row actions' tooltips.
+ */
 export function TabBody({ children }: { children: ReactNode }) {
-  return <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>{children}</Box>;
+  return (
+    <Box
+      sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}
+      onPointerEnter={loadTooltips}
+      onFocus={loadTooltips}
+    >
+      {children}
+    </Box>
+  );
 }

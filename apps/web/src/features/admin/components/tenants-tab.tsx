@@ -23,7 +23,6 @@ import {
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import {
   TENANTS_PAGE_SIZE,
   tenantsQueryOptions,
@@ -36,6 +35,7 @@ import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
 import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
 // The members dialog (the transfer list, its user search) loads on its first opening (decision 030).
 const TenantMembersDialog = lazyDialog(
@@ -124,7 +124,7 @@ export function TenantsTab() {
         pagination={pagination}
         actions={(tenant) => (
           <>
-            <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
+            <LazyTooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
               <span>
                 <IconButton
                   aria-label={`Check connection of tenant ${tenant.name}`}
@@ -134,7 +134,7 @@ export function TenantsTab() {
                   <NetworkCheckIcon fontSize="small" />
                 </IconButton>
               </span>
-            </Tooltip>
+            </LazyTooltip>
             <RowActionButton
               title="Members"
               label={`Members of tenant ${tenant.name}`}

@@ -1,7 +1,6 @@
 import type { UserPublic } from '@dataplatform/contract';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
@@ -24,6 +23,7 @@ import {
 import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
 import { RowQueryStatus } from './row-query-status.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
 // The assignment dialog (its user picker, the transfer list) loads on its first opening (decision 030).
 const AssignRolesDialog = lazyDialog(
@@ -41,7 +41,7 @@ function PlanRoleChips({ userId }: { userId: string }) {
   return (
     <>
       {grants.data.data.map((grant) => (
-        <Tooltip key={`${grant.subscription_id}-${grant.role_id}`} title={PLAN_ROLE_NOTE}>
+        <LazyTooltip key={`${grant.subscription_id}-${grant.role_id}`} title={PLAN_ROLE_NOTE}>
           <Chip
             label={`${grant.role_name} (plan: ${grant.plan_name ?? 'ended plan'})`}
             size="small"
@@ -49,7 +49,7 @@ function PlanRoleChips({ userId }: { userId: string }) {
             variant="outlined"
             aria-description={PLAN_ROLE_NOTE}
           />
-        </Tooltip>
+        </LazyTooltip>
       ))}
     </>
   );
