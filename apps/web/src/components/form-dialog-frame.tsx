@@ -2,12 +2,16 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { lazy, Suspense, useEffect, useId, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useId, useState, type ComponentType } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import type { FormDialogProps } from './form-dialog.js';
+import { FormDialogBody } from './form-dialog-body.js';
 
-/** FormDialog's MUI Dialog, in a chunk of its own: it loads when the dialog first opens. */
+/**
+ * FormDialog's MUI Dialog and its form (react-hook-form, the zod resolver), in a chunk of their own:
+ * they load when the dialog first opens.
+ */
 export function FormDialogFrame<TValues extends FieldValues, TParsed = TValues>(
   props: FormDialogProps<TValues, TParsed>,
 ) {
@@ -47,10 +51,7 @@ export function FormDialogFrame<TValues extends FieldValues, TParsed = TValues>(
   );
 }
 
-const loadBody = () => import('./form-dialog-body.js');
-const FormDialogBody = lazy(() => loadBody().then((m) => ({ default: m.FormDialogBody })));
-
-/** Fetches the form's chunk before the dialog opens (see `preloadFormDialog`). */
-export function preloadFormDialogBody(): void {
-  void loadBody();
-}
+// The fields the forms lay out (through dialog-fields.tsx) come in this chunk too.
+export { default as TextField } from '@mui/material/TextField';
+export { PasswordField } from './password-field.js';
+export { CheckboxField } from './checkbox-field.js';

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { preloadDialogFields } from './dialog-fields.js';
 
 /**
  * A form's schema, or a loader of it: a screen that passes a loader keeps zod out of its own chunk,
@@ -57,6 +56,5 @@ const FormDialogFrame = lazy(async () => ({ default: (await loadFrame()).FormDia
  * button that opens one, so the dialog shows at once.
  */
 export function preloadFormDialog(): void {
-  void loadFrame().then((frame) => frame.preloadFormDialogBody());
-  preloadDialogFields();
+  void loadFrame();
 }

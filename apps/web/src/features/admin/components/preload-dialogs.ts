@@ -1,6 +1,5 @@
 import { preloadFormDialog } from '../../../components/form-dialog.js';
 import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
-import { preloadDialogCheckboxField } from './dialog-checkbox-field.js';
 
 /**
  * Fetches the code of the admin tabs' form and confirmation dialogs as the pointer or the focus
@@ -9,5 +8,4 @@ import { preloadDialogCheckboxField } from './dialog-checkbox-field.js';
 export function preloadAdminDialogs(): void {
   preloadFormDialog();
   LazyConfirmDialog.preload();
-  preloadDialogCheckboxField();
 }

@@ -3,7 +3,7 @@ import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MenuItem from '@mui/material/MenuItem';
-import { DialogTextField } from '../../../components/dialog-fields.js';
+import { DialogCheckboxField, DialogTextField } from '../../../components/dialog-fields.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -26,7 +26,6 @@ import {
 } from '../api/sso-connections.js';
 import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
-import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 

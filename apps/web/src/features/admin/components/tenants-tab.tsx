@@ -8,7 +8,7 @@ import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import { DialogTextField } from '../../../components/dialog-fields.js';
+import { DialogCheckboxField, DialogTextField } from '../../../components/dialog-fields.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -32,7 +32,6 @@ import {
   useUpdateTenant,
 } from '../api/tenants.js';
 import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
-import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { LazyTooltip } from '../../../components/lazy-tooltip.js';

@@ -5,7 +5,7 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import { DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
+import { DialogCheckboxField, DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -31,7 +31,6 @@ import {
   usersQueryOptions,
 } from '../api/users.js';
 import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
-import { DialogCheckboxField } from './dialog-checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
