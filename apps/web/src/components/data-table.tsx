@@ -61,6 +61,8 @@ export interface DataTableProps<TRow> {
   actions?: (row: TRow) => ReactNode;
   /** Opens a row (by click, Enter or Space). */
   onRowClick?: (row: TRow) => void;
+  /** Fetches the code of what opening a row shows, as the pointer or the focus reaches the table. */
+  onRowPreload?: () => void;
   pagination?: ServerPagination | ClientPagination;
 }
 
@@ -121,6 +123,7 @@ export function DataTable<TRow>({
   onRetry,
   actions,
   onRowClick,
+  onRowPreload,
   pagination,
 }: DataTableProps<TRow>) {
   const [clientPage, setClientPage] = useState(0);
@@ -173,7 +176,7 @@ export function DataTable<TRow>({
 
   return (
     // minWidth 0: inside a grid or flex parent the table scrolls in its box instead of widening the page.
-    <Paper variant="outlined" sx={{ minWidth: 0 }}>
+    <Paper variant="outlined" sx={{ minWidth: 0 }} onPointerEnter={onRowPreload} onFocus={onRowPreload}>
       {/* A region a keyboard can focus, so a table wider than the screen can be scrolled without a mouse. */}
       {/* An inline-size container, so the status row below can be as wide as what is in view (100cqi). */}
       <TableContainer

@@ -1,4 +1,9 @@
-import TextField from '@mui/material/TextField';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import NativeSelect from '@mui/material/NativeSelect';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import { useId } from 'react';
 
 export interface FilterOption {
   value: string;
@@ -13,29 +18,47 @@ export interface FilterSelectProps {
   options: readonly FilterOption[];
   allLabel?: string;
   minWidth?: number;
+  /** A line under the field (its description), as TextField's. */
+  helperText?: string;
 }
 
 /**
  * A list filter: a native select (labelled for screen readers, the platform's own picker on a
- * phone) whose first option, "All", filters nothing.
+ * phone) whose first option, "All", filters nothing. Built from the parts of MUI's TextField (the
+ * same markup as `<TextField select native>`): TextField imports Select, which brings Menu, Popover
+ * and Modal into every screen with a filter.
  */
-export function FilterSelect({ label, value, onChange, options, allLabel = 'All', minWidth = 170 }: FilterSelectProps) {
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  allLabel = 'All',
+  minWidth = 170,
+  helperText,
+}: FilterSelectProps) {
+  const id = useId();
+  const helperId = helperText ? `${id}-helper-text` : undefined;
   return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-      sx={{ minWidth }}
-    >
-      <option value="">{allLabel}</option>
-      {options.map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
-    </TextField>
+    <FormControl size="small" variant="outlined" sx={{ minWidth }}>
+      <InputLabel htmlFor={id} id={`${id}-label`} shrink>
+        {label}
+      </InputLabel>
+      <NativeSelect
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        input={<OutlinedInput label={label} notched />}
+        aria-describedby={helperId}
+      >
+        <option value="">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </NativeSelect>
+      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
+    </FormControl>
   );
 }

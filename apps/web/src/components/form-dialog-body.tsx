@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { applyServerErrors } from '../lib/form-errors.js';
 import type { FormDialogProps } from './form-dialog.js';
 
-/** FormDialog's form, in a chunk of its own (react-hook-form and the zod resolver load on opening). */
+/** FormDialog's form (react-hook-form and the zod resolver load with the dialog, on its first opening). */
 export function FormDialogBody<TValues extends FieldValues, TParsed>({
   titleId,
   title,

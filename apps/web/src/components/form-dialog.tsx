@@ -1,8 +1,4 @@
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import { lazy, Suspense, useEffect, useId, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 
@@ -35,44 +31,30 @@ export interface FormDialogProps<TValues extends FieldValues, TParsed> {
  * A dialog holding one form (react-hook-form with the zod resolver): validation on blur, a
  * loading Button while it submits, the server's 422 messages on their fields, everything else on the
  * form's error line. The form lives only while the dialog is open, so each opening starts from
- * `defaultValues` with no leftover messages; it closes itself on success. The form's code (and the
- * schema, when given as a loader) loads when the dialog first opens.
+ * `defaultValues` with no leftover messages; it closes itself on success. The dialog's code (MUI's
+ * Dialog, the form, its fields, and the schema when given as a loader) loads when it first opens, or
+ * earlier through `preloadFormDialog` (decision 030).
  */
 export function FormDialog<TValues extends FieldValues, TParsed = TValues>(props: FormDialogProps<TValues, TParsed>) {
-  const titleId = useId();
-  const { open, schema } = props;
-  const [fetched, setFetched] = useState<z.ZodType<TParsed, TValues>>();
-  const loaded = typeof schema === 'function' ? fetched : schema;
-  useEffect(() => {
-    if (!open || typeof schema !== 'function' || fetched) return;
-    let current = true;
-    void schema().then((resolved) => current && setFetched(resolved));
-    return () => {
-      current = false;
-    };
-  }, [open, schema, fetched]);
-  const Body = FormDialogBody as ComponentType<
-    Omit<FormDialogProps<TValues, TParsed>, 'schema'> & { titleId: string; schema: z.ZodType<TParsed, TValues> }
-  >;
-  const loading = (
-    <>
-      <DialogTitle id={titleId}>{props.title}</DialogTitle>
-      <DialogContent>
-        <CircularProgress size={24} aria-label="Loading" />
-      </DialogContent>
-    </>
-  );
+  // Mounted from the first opening on, so closing keeps the dialog's exit transition.
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  if (!opened) return null;
+  const Frame = FormDialogFrame as ComponentType<FormDialogProps<TValues, TParsed>>;
   return (
-    <Dialog open={open} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth={props.maxWidth ?? 'sm'}>
-      {loaded ? (
-        <Suspense fallback={loading}>
-          <Body {...props} schema={loaded} titleId={titleId} />
-        </Suspense>
-      ) : (
-        loading
-      )}
-    </Dialog>
+    <Suspense fallback={null}>
+      <Frame {...props} />
+    </Suspense>
   );
 }
 
-const FormDialogBody = lazy(() => import('./form-dialog-body.js').then((m) => ({ default: m.FormDialogBody })));
+const loadFrame = () => import('./form-dialog-frame.js');
+const FormDialogFrame = lazy(async () => ({ default: (await loadFrame()).FormDialogFrame }));
+
+/**
+ * Fetches a FormDialog's code ahead of its opening: call it as the pointer or the focus reaches the
+ * button that opens one, so the dialog shows at once.
+ */
+export function preloadFormDialog(): void {
+  void loadFrame();
+}

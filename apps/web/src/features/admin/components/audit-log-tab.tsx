@@ -1,24 +1,12 @@
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, type AuditEntry } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { Theme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
+import { lazyDialog } from '../../../components/lazy-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -28,6 +16,13 @@ import {
 } from '../../../components/data-table.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { auditLogQueryOptions } from '../api/audit-log.js';
+import { actorLabel, targetLabel } from './audit-entry-labels.js';
+
+// An entry's dialog (MUI's Dialog and Modal) loads as the pointer or the focus nears a row (decision 030).
+const AuditEntryDialog = lazyDialog(
+  () => import('./audit-entry-dialog.js').then((m) => m.AuditEntryDialog),
+  (props) => props.entry !== undefined,
+);
 
 const PAGE_SIZE = 10;
 const ACTIONS = Object.values(AUDIT_ACTIONS).sort();
@@ -36,35 +31,6 @@ const TARGET_TYPES = Object.values(AUDIT_TARGET_TYPES).sort();
 interface Actor {
   id: string;
   label: string;
-}
-
-function actorLabel(entry: AuditEntry): string {
-  if (entry.actor_id === null) return 'System';
-  return entry.actor_email ?? entry.actor_id;
-}
-
-/** The record's own name (an e-mail, a role or plan name) from its values, when it has one. */
-function targetName(entry: AuditEntry): string | undefined {
-  for (const values of [entry.after, entry.before]) {
-    for (const field of ['email', 'name']) {
-      const value = values?.[field];
-      if (typeof value === 'string' && value !== '') return value;
-    }
-  }
-  return undefined;
-}
-
-function targetLabel(entry: AuditEntry): string {
-  const name = targetName(entry);
-  if (entry.target_id === null) return entry.target_type;
-  return name === undefined ? `${entry.target_type} ${entry.target_id}` : `${entry.target_type} ${name}`;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return '';
-  if (value === null) return 'null';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
 }
 
 /** The audit log (ADM-AUDIT-1, beyond the product specification): newest first, filtered by actor, target type and action. */
@@ -175,91 +141,10 @@ export function AuditLogTab() {
         emptyText={filtered ? 'No entries match these filters.' : 'No entries yet.'}
         errorText="Error loading the audit log. Please try again later."
         onRowClick={setOpened}
+        onRowPreload={AuditEntryDialog.preload}
         pagination={pagination}
       />
       <AuditEntryDialog entry={opened} onClose={() => setOpened(undefined)} />
     </Box>
-  );
-}
-
-/** Who did what to which record and when, with the values before and after side by side. */
-function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry | undefined; onClose: () => void }) {
-  const titleId = useId();
-  const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const keys = entry ? [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])] : [];
-  return (
-    <Dialog
-      open={entry !== undefined}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="md"
-      fullScreen={fullScreen}
-    >
-      {entry ? (
-        <>
-          <DialogTitle id={titleId}>
-            <code>{entry.action}</code>
-          </DialogTitle>
-          {/* Focusable, so a keyboard can scroll a long list of values. */}
-          <DialogContent tabIndex={0}>
-            <Typography variant="body2" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-              {actorLabel(entry)} · {targetLabel(entry)}
-              {entry.target_id !== null && targetName(entry) !== undefined ? ` (${entry.target_id})` : ''} ·{' '}
-              {formatDateTime(entry.created_at)}
-              {entry.ip ? ` · from ${entry.ip}` : ''}
-            </Typography>
-            {keys.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
-                No values were recorded for this action.
-              </Typography>
-            ) : (
-              <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0}>
-                <Table size="small" aria-label="Values before and after">
-                  <TableHead>
-                    <TableRow>
-                      <TableCell sx={{ fontWeight: 600 }}>Field</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>Before</TableCell>
-                      <TableCell sx={{ fontWeight: 600 }}>After</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {keys.map((key) => {
-                      const before = entry.before === null ? undefined : entry.before[key];
-                      const after = entry.after === null ? undefined : entry.after[key];
-                      // On a create or a delete everything is new or gone: only an update has changes.
-                      const changed = entry.before !== null && entry.after !== null && show(before) !== show(after);
-                      return (
-                        <TableRow key={key} selected={changed}>
-                          <TableCell component="th" scope="row">
-                            {key}
-                            {changed ? (
-                              <Box component="span" sx={{ ml: 1, color: 'text.secondary' }}>
-                                (changed)
-                              </Box>
-                            ) : undefined}
-                          </TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace', minWidth: 120 }}>
-                            {entry.before === null ? '—' : show(before)}
-                          </TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace', minWidth: 120 }}>
-                            {entry.after === null ? '—' : show(after)}
-                          </TableCell>
-                        </TableRow>
-                      );
-                    })}
-                  </TableBody>
-                </Table>
-              </TableContainer>
-            )}
-          </DialogContent>
-          <DialogActions>
-            <Button variant="contained" onClick={onClose}>
-              Close
-            </Button>
-          </DialogActions>
-        </>
-      ) : undefined}
-    </Dialog>
   );
 }

@@ -1,9 +1,9 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
+import { DialogTextField } from '../../../components/dialog-fields.js';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
@@ -143,8 +143,8 @@ export function NamedItemsTab<TItem extends NamedItem>({
       >
         {(form) => (
           <>
-            <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
-            <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+            <DialogTextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+            <DialogTextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
           </>
         )}
       </FormDialog>
@@ -165,7 +165,7 @@ export function NamedItemsTab<TItem extends NamedItem>({
       >
         {(form) => (
           <>
-            <TextField
+            <DialogTextField
               {...fieldProps(form, 'name')}
               label="Name"
               required
@@ -173,12 +173,12 @@ export function NamedItemsTab<TItem extends NamedItem>({
               disabled={editingBuiltIn}
               helperText={editingBuiltIn ? builtInText : fieldProps(form, 'name').helperText}
             />
-            <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+            <DialogTextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
           </>
         )}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={removing !== undefined}
         title={`Delete ${noun}`}
         loading={deleting}
@@ -188,7 +188,7 @@ export function NamedItemsTab<TItem extends NamedItem>({
         onClose={() => setRemoving(undefined)}
       >
         Are you sure you want to delete the {lower} &quot;{removing?.name}&quot;? This action cannot be undone.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
     </TabBody>
   );
 }

@@ -1,6 +1,6 @@
 import IconButton from '@mui/material/IconButton';
 import { useId, type ReactNode } from 'react';
-import Tooltip from '@mui/material/Tooltip';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
 /**
  * An action that is not allowed on this row, and says why: it stays focusable (aria-disabled, not
@@ -10,7 +10,7 @@ export function ProtectedActionButton({ label, reason, icon }: { label: string; 
   const reasonId = useId();
   return (
     <>
-      <Tooltip title={reason}>
+      <LazyTooltip title={reason}>
         <IconButton
           aria-label={label}
           aria-disabled="true"
@@ -21,7 +21,7 @@ export function ProtectedActionButton({ label, reason, icon }: { label: string; 
         >
           {icon}
         </IconButton>
-      </Tooltip>
+      </LazyTooltip>
       <span id={reasonId} hidden>
         {reason}
       </span>

@@ -1,19 +1,22 @@
 import type { RolePublic } from '@dataplatform/contract';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { lazyDialog } from '../../../components/lazy-dialog.js';
 import { DataTable, listQueryProps, type DataTableColumn } from '../../../components/data-table.js';
-import { permissionsQueryOptions } from '../api/permissions.js';
-import { rolePermissionsQueryOptions, useAssignRolePermissions } from '../api/role-permissions.js';
+import { rolePermissionsQueryOptions } from '../api/role-permissions.js';
 import { rolesQueryOptions } from '../api/roles.js';
-import { AssignBody, AssignDialog } from './assign-dialog.js';
 import { RowQueryStatus } from './row-query-status.js';
 import { NAMED_ITEMS_PAGE_SIZE, TabBody, TabToolbar } from './tab-toolbar.js';
+
+// The assignment dialog (its role picker, the transfer list) loads on its first opening (decision 030).
+const AssignPermissionsDialog = lazyDialog(
+  () => import('./assign-permissions-dialog.js').then((m) => m.AssignPermissionsDialog),
+  (props) => props.open,
+);
 
 /** A role's permissions as chips. */
 function RolePermissionChips({ roleId }: { roleId: string }) {
@@ -32,37 +35,6 @@ function RolePermissionChips({ roleId }: { roleId: string }) {
         <Chip key={permission.id} label={permission.name} size="small" />
       ))}
     </Box>
-  );
-}
-
-function AssignPermissionsBody({ onClose }: { onClose: () => void }) {
-  const [role, setRole] = useState<RolePublic | null>(null);
-  const roles = useQuery(rolesQueryOptions());
-  const permissions = useQuery(permissionsQueryOptions());
-  const current = useQuery({ ...rolePermissionsQueryOptions(role?.id ?? ''), enabled: role !== null });
-  const assign = useAssignRolePermissions();
-  return (
-    <AssignBody
-      picker={
-        <Autocomplete
-          value={role}
-          onChange={(_event, chosen) => setRole(chosen)}
-          options={roles.data?.data ?? []}
-          loading={roles.isPending}
-          getOptionLabel={(option) => option.name}
-          isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
-          renderInput={(params) => <TextField {...params} label="Role" placeholder="Choose a role by name" />}
-        />
-      }
-      targetId={role?.id}
-      items={permissions.data?.data.map((permission) => ({ id: permission.id, label: permission.name }))}
-      itemsLoading={permissions.isPending}
-      currentIds={role === null ? undefined : current.data?.data.map((permission) => permission.id)}
-      currentLoading={current.isPending}
-      currentError={current.isError || permissions.isError}
-      onAssign={(roleId, permissionIds) => assign.mutateAsync({ ownerId: roleId, ids: permissionIds })}
-      onClose={onClose}
-    />
   );
 }
 
@@ -87,6 +59,7 @@ export function RolePermissionsTab() {
         actionLabel="Assign Permissions"
         actionIcon={<PlaylistAddIcon />}
         onAction={() => setAssigning(true)}
+        onPreload={AssignPermissionsDialog.preload}
       />
       <DataTable
         aria-label="Roles and their permissions"
@@ -98,9 +71,7 @@ export function RolePermissionsTab() {
         errorText="Roles could not be loaded."
         pagination={{ mode: 'client', pageSize: NAMED_ITEMS_PAGE_SIZE }}
       />
-      <AssignDialog open={assigning} title="Assign Permissions to Role" onClose={() => setAssigning(false)}>
-        <AssignPermissionsBody onClose={() => setAssigning(false)} />
-      </AssignDialog>
+      <AssignPermissionsDialog open={assigning} onClose={() => setAssigning(false)} />
     </TabBody>
   );
 }

@@ -1,7 +1,8 @@
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
+import { preloadAdminDialogs } from './preload-dialogs.js';
 import { ProtectedActionButton } from './protected-action-button.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
 /**
  * A table row's icon action: `label` names it for assistive technology ("Edit user a@b.c"), the
@@ -13,19 +14,22 @@ export function RowActionButton({
   icon,
   onClick,
   refusal,
+  onPreload = preloadAdminDialogs,
 }: {
   title: string;
   label: string;
   icon: ReactNode;
   onClick: () => void;
   refusal?: string;
+  /** Fetches the code of the dialog the button opens, as the pointer or the focus reaches it. */
+  onPreload?: () => void;
 }) {
   if (refusal !== undefined) return <ProtectedActionButton label={label} reason={refusal} icon={icon} />;
   return (
-    <Tooltip title={title}>
-      <IconButton aria-label={label} onClick={onClick}>
+    <LazyTooltip title={title}>
+      <IconButton aria-label={label} onClick={onClick} onPointerEnter={onPreload} onFocus={onPreload}>
         {icon}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

@@ -2,12 +2,9 @@ import type { SsoConnectionPublic } from '@dataplatform/contract';
 import { ssoMessages } from '@dataplatform/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { UseFormReturn } from 'react-hook-form';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { lazy, useState } from 'react';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -16,7 +13,6 @@ import {
   type DataTableColumn,
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
-import { fieldProps } from '../../../components/form-field.js';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
   ssoConnectionsQueryOptions,
@@ -26,9 +22,20 @@ import {
 } from '../api/sso-connections.js';
 import { tenantsQueryOptions } from '../api/tenants.js';
 import type { SsoConnectionFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
+import { preloadAdminDialogs } from './preload-dialogs.js';
+import type { SsoFields as SsoFieldsType } from './sso-fields.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
+
+// The dialogs' fields (TextField, its select's MenuItem, the checkbox) load with the dialog (decision 030).
+const loadSsoFields = () => import('./sso-fields.js');
+const SsoFields = lazy(() =>
+  loadSsoFields().then((m) => ({ default: m.SsoFields })),
+) as unknown as typeof SsoFieldsType;
+const preloadSsoDialogs = () => {
+  preloadAdminDialogs();
+  void loadSsoFields();
+};
 
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadSsoConnectionCreateFormSchema = () => import('../schemas.js').then((m) => m.SsoConnectionCreateFormSchema);
@@ -94,7 +101,7 @@ export function SsoTab() {
 
   return (
     <TabBody>
-      <TabToolbar actionLabel="Add Connection" onAction={() => setCreating(true)} />
+      <TabToolbar actionLabel="Add Connection" onAction={() => setCreating(true)} onPreload={preloadSsoDialogs} />
       <DataTable
         aria-label="Single sign-on connections"
         columns={columns}
@@ -111,6 +118,7 @@ export function SsoTab() {
               label={`Edit connection ${connection.name}`}
               icon={<EditIcon fontSize="small" />}
               onClick={() => setEditing(connection)}
+              onPreload={preloadSsoDialogs}
             />
             <RowActionButton
               title={`Delete ${connection.name}`}
@@ -150,7 +158,7 @@ export function SsoTab() {
         {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired={false} />}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={deleting !== undefined}
         title="Delete Connection"
         loading={remove.isPending}
@@ -161,70 +169,7 @@ export function SsoTab() {
       >
         Are you sure you want to delete the connection &quot;{deleting?.name}&quot;? People of its domains will no
         longer sign in with it.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
     </TabBody>
-  );
-}
-
-/** The fields of both dialogs; their schemas differ only in whether the secret is required. */
-function SsoFields<TParsed>({
-  form,
-  tenants,
-  secretRequired,
-}: {
-  form: UseFormReturn<SsoConnectionFormValues, unknown, TParsed>;
-  tenants: { id: string; name: string }[];
-  secretRequired: boolean;
-}) {
-  const secret = fieldProps(form, 'client_secret');
-  const secretHint = secretRequired
-    ? 'Stored encrypted; it is never shown again.'
-    : 'Stored encrypted and never shown. Leave blank to keep the current secret.';
-  return (
-    <>
-      <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
-      <TextField
-        {...fieldProps(form, 'issuer')}
-        label="Issuer URL"
-        required
-        placeholder="https://login.example.com"
-        autoComplete="off"
-        spellCheck={false}
-      />
-      <TextField {...fieldProps(form, 'client_id')} label="Client ID" required autoComplete="off" spellCheck={false} />
-      <TextField
-        {...secret}
-        helperText={secret.helperText ?? secretHint}
-        label="Client secret"
-        type="password"
-        required={secretRequired}
-        autoComplete="new-password"
-      />
-      <TextField
-        {...fieldProps(form, 'domains')}
-        label="Allowed e-mail domains"
-        required
-        placeholder="example.com, example.org"
-        autoComplete="off"
-        spellCheck={false}
-      />
-      <TextField
-        select
-        label="Tenant"
-        // "All (global)" is the empty value: shown, with the label above it.
-        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-        name="tenant_id"
-        value={form.watch('tenant_id')}
-        onChange={(event) => form.setValue('tenant_id', event.target.value, { shouldDirty: true })}
-      >
-        <MenuItem value="">All (global)</MenuItem>
-        {tenants.map((tenant) => (
-          <MenuItem key={tenant.id} value={tenant.id}>
-            {tenant.name}
-          </MenuItem>
-        ))}
-      </TextField>
-      <CheckboxField form={form} name="allow_password_recovery" label="Its users may also use password recovery" />
-    </>
   );
 }

@@ -8,11 +8,12 @@ import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import TextField from '@mui/material/TextField';
+import { DialogCheckboxField, DialogTextField } from '../../../components/dialog-fields.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { lazyDialog } from '../../../components/lazy-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -22,7 +23,6 @@ import {
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
-import Tooltip from '@mui/material/Tooltip';
 import {
   TENANTS_PAGE_SIZE,
   tenantsQueryOptions,
@@ -32,11 +32,15 @@ import {
   useUpdateTenant,
 } from '../api/tenants.js';
 import type { TenantFormOutput, TenantFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
-import { TenantMembersDialog } from './tenant-members-dialog.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
 
+// The members dialog (the transfer list, its user search) loads on its first opening (decision 030).
+const TenantMembersDialog = lazyDialog(
+  () => import('./tenant-members-dialog.js').then((m) => m.TenantMembersDialog),
+  (props) => props.tenant !== undefined,
+);
 // The form schemas (zod) load with the form, when a dialog opens (decision 030).
 const loadTenantFormSchema = () => import('../schemas.js').then((m) => m.TenantFormSchema);
 
@@ -119,7 +123,7 @@ export function TenantsTab() {
         pagination={pagination}
         actions={(tenant) => (
           <>
-            <Tooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
+            <LazyTooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
               <span>
                 <IconButton
                   aria-label={`Check connection of tenant ${tenant.name}`}
@@ -129,12 +133,13 @@ export function TenantsTab() {
                   <NetworkCheckIcon fontSize="small" />
                 </IconButton>
               </span>
-            </Tooltip>
+            </LazyTooltip>
             <RowActionButton
               title="Members"
               label={`Members of tenant ${tenant.name}`}
               icon={<GroupIcon fontSize="small" />}
               onClick={() => setMembers(tenant)}
+              onPreload={TenantMembersDialog.preload}
             />
             <RowActionButton
               title={`Edit ${tenant.name}`}
@@ -180,7 +185,7 @@ export function TenantsTab() {
         {(form) => <TenantFields form={form} />}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={deleting !== undefined}
         title="Delete Tenant"
         loading={deleteTenant.isPending}
@@ -190,7 +195,7 @@ export function TenantsTab() {
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the tenant &quot;{deleting?.name}&quot;? This action cannot be undone.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
 
       <TenantMembersDialog tenant={members} onClose={() => setMembers(undefined)} />
     </TabBody>
@@ -202,16 +207,16 @@ type TenantForm = UseFormReturn<TenantFormValues, unknown, TenantFormOutput>;
 function TenantFields({ form }: { form: TenantForm }) {
   return (
     <>
-      <TextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
-      <TextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
-      <TextField
+      <DialogTextField {...fieldProps(form, 'name')} label="Name" required autoComplete="off" />
+      <DialogTextField {...fieldProps(form, 'description')} label="Description" multiline minRows={2} />
+      <DialogTextField
         {...fieldProps(form, 'dburl')}
         label="Database URL"
         placeholder="postgresql://user:password@host:5432/database"
         autoComplete="off"
         spellCheck={false}
       />
-      <CheckboxField form={form} name="active" label="Active" />
+      <DialogCheckboxField form={form} name="active" label="Active" />
     </>
   );
 }

@@ -1,7 +1,6 @@
 import type { UserPublic } from '@dataplatform/contract';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
@@ -14,19 +13,23 @@ import {
   useServerPagination,
   type DataTableColumn,
 } from '../../../components/data-table.js';
-import { rolesQueryOptions } from '../api/roles.js';
+import { lazyDialog } from '../../../components/lazy-dialog.js';
 import {
   billingClockQueryOptions,
   planRolesQueryOptions,
   useAdvanceSandboxClock,
-  useAssignUserRoles,
   userRolesQueryOptions,
 } from '../api/user-roles.js';
 import { USERS_PAGE_SIZE, usersQueryOptions } from '../api/users.js';
-import { AssignBody, AssignDialog } from './assign-dialog.js';
 import { RowQueryStatus } from './row-query-status.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
-import { UserPicker } from './user-picker.js';
+import { LazyTooltip } from '../../../components/lazy-tooltip.js';
+
+// The assignment dialog (its user picker, the transfer list) loads on its first opening (decision 030).
+const AssignRolesDialog = lazyDialog(
+  () => import('./assign-roles-dialog.js').then((m) => m.AssignRolesDialog),
+  (props) => props.open,
+);
 
 /** Why a plan-held role cannot be removed here: it goes with the subscription (decision 046). */
 const PLAN_ROLE_NOTE = 'Granted by a paid plan: it ends with the subscription and cannot be removed by hand here.';
@@ -38,7 +41,7 @@ function PlanRoleChips({ userId }: { userId: string }) {
   return (
     <>
       {grants.data.data.map((grant) => (
-        <Tooltip key={`${grant.subscription_id}-${grant.role_id}`} title={PLAN_ROLE_NOTE}>
+        <LazyTooltip key={`${grant.subscription_id}-${grant.role_id}`} title={PLAN_ROLE_NOTE}>
           <Chip
             label={`${grant.role_name} (plan: ${grant.plan_name ?? 'ended plan'})`}
             size="small"
@@ -46,7 +49,7 @@ function PlanRoleChips({ userId }: { userId: string }) {
             variant="outlined"
             aria-description={PLAN_ROLE_NOTE}
           />
-        </Tooltip>
+        </LazyTooltip>
       ))}
     </>
   );
@@ -85,26 +88,6 @@ function UserRoleChips({ userId }: { userId: string }) {
   );
 }
 
-function AssignRolesBody({ onClose }: { onClose: () => void }) {
-  const [user, setUser] = useState<UserPublic | null>(null);
-  const roles = useQuery(rolesQueryOptions());
-  const current = useQuery({ ...userRolesQueryOptions(user?.id ?? ''), enabled: user !== null });
-  const assign = useAssignUserRoles();
-  return (
-    <AssignBody
-      picker={<UserPicker value={user} onChange={setUser} />}
-      targetId={user?.id}
-      items={roles.data?.data.map((role) => ({ id: role.id, label: role.name }))}
-      itemsLoading={roles.isPending}
-      currentIds={user === null ? undefined : current.data?.data.map((role) => role.id)}
-      currentLoading={current.isPending}
-      currentError={current.isError || roles.isError}
-      onAssign={(userId, roleIds) => assign.mutateAsync({ ownerId: userId, ids: roleIds })}
-      onClose={onClose}
-    />
-  );
-}
-
 /** User Roles tab (ADM-UROLES-1 to ADM-UROLES-3): users with their roles, and the "Assign Roles to User" dialog. */
 export function UserRolesTab() {
   const paging = useServerPage(USERS_PAGE_SIZE);
@@ -129,7 +112,12 @@ export function UserRolesTab() {
 
   return (
     <TabBody>
-      <TabToolbar actionLabel="Assign Roles" actionIcon={<GroupAddIcon />} onAction={() => setAssigning(true)} />
+      <TabToolbar
+        actionLabel="Assign Roles"
+        actionIcon={<GroupAddIcon />}
+        onAction={() => setAssigning(true)}
+        onPreload={AssignRolesDialog.preload}
+      />
       <DataTable
         aria-label="Users and their roles"
         columns={columns}
@@ -140,9 +128,7 @@ export function UserRolesTab() {
         errorText="Users could not be loaded."
         pagination={pagination}
       />
-      <AssignDialog open={assigning} title="Assign Roles to User" onClose={() => setAssigning(false)}>
-        <AssignRolesBody onClose={() => setAssigning(false)} />
-      </AssignDialog>
+      <AssignRolesDialog open={assigning} onClose={() => setAssigning(false)} />
     </TabBody>
   );
 }

@@ -3,15 +3,13 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
-import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
+import { DialogCheckboxField, DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import {
   DataTable,
   listQueryProps,
@@ -21,7 +19,7 @@ import {
 } from '../../../components/data-table.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
-import { PasswordField } from '../../../components/password-field.js';
+import { SearchField } from '../../../components/search-field.js';
 import { getStoredUser } from '../../../lib/session.js';
 import {
   USERS_PAGE_SIZE,
@@ -33,7 +31,6 @@ import {
   usersQueryOptions,
 } from '../api/users.js';
 import type { UserCreateFormValues, UserEditFormValues } from '../schemas.js';
-import { CheckboxField } from './checkbox-field.js';
 import { RowActionButton } from './row-action-button.js';
 import { TabBody, TabToolbar } from './tab-toolbar.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
@@ -118,24 +115,13 @@ export function UsersTab() {
   return (
     <TabBody>
       <TabToolbar actionLabel="Add User" onAction={() => setCreating(true)}>
-        <TextField
+        <SearchField
           label="Search users"
           placeholder="E-mail or name"
-          type="search"
-          size="small"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onChange={(value) => {
+            setSearch(value);
             paging.setPage(0);
-          }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
           }}
           sx={{ minWidth: 0, width: { xs: '100%', sm: 320 } }}
         />
@@ -197,16 +183,16 @@ export function UsersTab() {
       >
         {(form) => (
           <>
-            <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
-            <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
-            <PasswordField
+            <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+            <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+            <DialogPasswordField
               {...passwordFieldProps(form, 'password')}
               label="Password"
               autoComplete="new-password"
               required
             />
-            <CheckboxField form={form} name="is_active" label="Active" />
-            <CheckboxField form={form} name="is_superuser" label="Admin" />
+            <DialogCheckboxField form={form} name="is_active" label="Active" />
+            <DialogCheckboxField form={form} name="is_superuser" label="Admin" />
           </>
         )}
       </FormDialog>
@@ -226,10 +212,10 @@ export function UsersTab() {
           const self = editing?.id === ownId;
           return (
             <>
-              <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
-              <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
-              <CheckboxField form={form} name="is_active" label="Active" disabled={self} />
-              <CheckboxField
+              <DialogTextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="off" required />
+              <DialogTextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="off" />
+              <DialogCheckboxField form={form} name="is_active" label="Active" disabled={self} />
+              <DialogCheckboxField
                 form={form}
                 name="is_superuser"
                 label="Admin"
@@ -241,7 +227,7 @@ export function UsersTab() {
         }}
       </FormDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={deleting !== undefined}
         title="Delete User"
         loading={deleteUser.isPending}
@@ -252,9 +238,9 @@ export function UsersTab() {
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
-      </ConfirmDialog>
+      </LazyConfirmDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={signingOut !== undefined}
         title="Sign Out Everywhere"
         confirmLabel="Sign out"
@@ -268,9 +254,9 @@ export function UsersTab() {
         {signingOut?.id === ownId
           ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
           : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
-      </ConfirmDialog>
+      </LazyConfirmDialog>
 
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={resettingTwoFactor !== undefined}
         title="Reset Two-Factor Authentication"
         confirmLabel="Reset"
@@ -282,7 +268,7 @@ export function UsersTab() {
         onClose={() => setResettingTwoFactor(undefined)}
       >
         {`Turn off two-factor authentication for "${resettingTwoFactor?.email}" and sign them out everywhere? Do this only for someone who lost both their authenticator and their recovery codes, once you know it is them. They will sign in with their password alone and are told by e-mail.`}
-      </ConfirmDialog>
+      </LazyConfirmDialog>
     </TabBody>
   );
 }
