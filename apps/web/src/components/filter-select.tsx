@@ -1,5 +1,4 @@
 import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import NativeSelect from '@mui/material/NativeSelect';
 import OutlinedInput from '@mui/material/OutlinedInput';
@@ -18,8 +17,6 @@ export interface FilterSelectProps {
   options: readonly FilterOption[];
   allLabel?: string;
   minWidth?: number;
-  /** A line under the field (its description), as TextField's. */
-  helperText?: string;
 }
 
 /**
@@ -28,17 +25,8 @@ export interface FilterSelectProps {
  * same markup as `<TextField select native>`): TextField imports Select, which brings Menu, Popover
  * and Modal into every screen with a filter.
  */
-export function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-  allLabel = 'All',
-  minWidth = 170,
-  helperText,
-}: FilterSelectProps) {
+export function FilterSelect({ label, value, onChange, options, allLabel = 'All', minWidth = 170 }: FilterSelectProps) {
   const id = useId();
-  const helperId = helperText ? `${id}-helper-text` : undefined;
   return (
     <FormControl size="small" variant="outlined" sx={{ minWidth }}>
       <InputLabel htmlFor={id} id={`${id}-label`} shrink>
@@ -49,7 +37,6 @@ export function FilterSelect({
         value={value}
         onChange={(event) => onChange(event.target.value)}
         input={<OutlinedInput label={label} notched />}
-        aria-describedby={helperId}
       >
         <option value="">{allLabel}</option>
         {options.map((option) => (
@@ -58,7 +45,6 @@ export function FilterSelect({
           </option>
         ))}
       </NativeSelect>
-      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
     </FormControl>
   );
 }

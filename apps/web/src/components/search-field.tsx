@@ -1,6 +1,5 @@
 import SearchIcon from '@mui/icons-material/Search';
 import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
@@ -12,8 +11,6 @@ export interface SearchFieldProps {
   placeholder?: string;
   value: string;
   onChange: (value: string) => void;
-  /** A line under the field (its description), as TextField's. */
-  helperText?: string;
   sx?: SxProps<Theme>;
 }
 
@@ -22,9 +19,8 @@ export interface SearchFieldProps {
  * MUI's TextField, with the same markup: TextField imports Select, which brings Menu, Popover and
  * Modal into every screen with a search box (decision 030).
  */
-export function SearchField({ label, placeholder, value, onChange, helperText, sx }: SearchFieldProps) {
+export function SearchField({ label, placeholder, value, onChange, sx }: SearchFieldProps) {
   const id = useId();
-  const helperId = helperText ? `${id}-helper-text` : undefined;
   return (
     <FormControl size="small" variant="outlined" sx={sx}>
       <InputLabel htmlFor={id} id={`${id}-label`}>
@@ -37,14 +33,12 @@ export function SearchField({ label, placeholder, value, onChange, helperText, s
         placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        aria-describedby={helperId}
         startAdornment={
           <InputAdornment position="start">
             <SearchIcon fontSize="small" aria-hidden="true" />
           </InputAdornment>
         }
       />
-      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
     </FormControl>
   );
 }

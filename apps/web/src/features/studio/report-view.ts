@@ -1,4 +1,5 @@
 import type { ReportBlockPublic, ReportParamPublic, ReportRun } from '@dataplatform/contract';
+import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
 import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
 
@@ -91,14 +92,17 @@ export function showcaseSlug(pathname: string): string {
 }
 
 /**
- * What the Studio area's page at `pathname` will ask for first: the report list's first page, or a
- * report's view. The editor and the sources fetch their own.
+ * What the Studio area's page at `pathname` will ask for first: the report list's first page (and
+ * the caller's tenants), or a report's view. The editor and the sources fetch their own.
  */
 export function prefetchStudioPage(pathname: string, search: URLSearchParams): void {
   const [, area, section, key, rest] = pathname.split('/');
   if (area !== 'studio' || section !== 'reports' || rest !== undefined) return;
   if (key === undefined || key === '') {
-    void getQueryClient().prefetchQuery(reportsQueryOptions({ skip: 0, limit: REPORTS_PAGE_SIZE }));
+    const client = getQueryClient();
+    void client.prefetchQuery(reportsQueryOptions({ skip: 0, limit: REPORTS_PAGE_SIZE }));
+    // The list waits for the caller's tenants to say whose reports it shows.
+    void client.prefetchQuery(myTenantsQueryOptions());
   } else if (key !== 'new') {
     let reportKey: string;
     try {

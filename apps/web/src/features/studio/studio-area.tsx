@@ -19,12 +19,32 @@ const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
 // So does the Sources screen: the report list and the viewer never carry it.
 const SourcesScreen = lazy(() => import('./components/sources-page.js').then((m) => ({ default: m.SourcesPage })));
 
-/** Whose reports the list shows, and with no tenant chosen, how to get one. */
-function TenantNote() {
+/**
+ * Whose reports the list shows, and with no tenant chosen, how to get one; then the list. The two
+ * appear together, once the caller's tenants are known: a note arriving above a list already on
+ * screen would push it down (a layout shift).
+ */
+function TenantReports() {
   const tenantId = useSyncExternalStore(onSelectedTenantChange, getSelectedTenantId, () => '');
   const tenants = useQuery(myTenantsQueryOptions());
-  if (tenants.isPending) return null;
-  const list = tenants.data?.data ?? [];
+  if (tenants.isPending) {
+    return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading reports...</LoadingLine>;
+  }
+  return (
+    <>
+      <TenantNote tenants={tenants.data?.data ?? []} tenantId={tenantId} />
+      <ReportList />
+    </>
+  );
+}
+
+function TenantNote({
+  tenants: list,
+  tenantId,
+}: {
+  tenants: readonly { id: string; name: string }[];
+  tenantId: string;
+}) {
   const tenant = list.find((candidate) => candidate.id === tenantId);
   if (tenant) {
     return (
@@ -60,8 +80,7 @@ function ReportsPage() {
           <NewReportButton />
         </Box>
       </Box>
-      <TenantNote />
-      <ReportList />
+      <TenantReports />
     </Box>
   );
 }

@@ -1,14 +1,12 @@
 import type { ReportListItem, ReportSummary } from '@dataplatform/contract';
-import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { DataTable, useServerPage, type DataTableColumn } from '../../../components/data-table.js';
+import { SearchField } from '../../../components/search-field.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { reportsQueryOptions } from '../api/reports.js';
@@ -80,24 +78,13 @@ export function ReportList() {
   const navigate = useNavigate();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <TextField
+      <SearchField
         label="Search reports"
         placeholder="Title, description or slug"
-        type="search"
-        size="small"
         value={search}
-        onChange={(event) => {
-          setSearch(event.target.value);
+        onChange={(value) => {
+          setSearch(value);
           setPage(0);
-        }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon fontSize="small" aria-hidden="true" />
-              </InputAdornment>
-            ),
-          },
         }}
         sx={{ width: { xs: '100%', sm: 360 } }}
       />
