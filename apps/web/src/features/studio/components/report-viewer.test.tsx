@@ -107,6 +107,16 @@ function view(entry = '/studio/reports/rates') {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** A select parameter whose values come from the report's source. */
+const QUERIED_CODE: ReportPublic['params'][number] = {
+  name: 'code',
+  label: 'Billing code',
+  type: 'select',
+  default: '99213',
+  options: null,
+  options_sql: 'SELECT billing_code FROM billing_codes',
+};
+
 describe('ReportViewer (STUDIO-VIEW)', () => {
   it('runs each block on its own: figures, a failing block with Try again, a paged table and markdown', async () => {
     const user = userEvent.setup();
@@ -175,16 +185,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     const user = userEvent.setup();
     const queried: ReportPublic = {
       ...REPORT,
-      params: [
-        {
-          name: 'code',
-          label: 'Billing code',
-          type: 'select',
-          default: '99213',
-          options: null,
-          options_sql: 'SELECT billing_code FROM billing_codes',
-        },
-      ],
+      params: [QUERIED_CODE],
       blocks: REPORT.blocks.filter((block) => block.kind === 'table'),
     };
     const exports: unknown[] = [];
@@ -234,16 +235,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     const user = userEvent.setup();
     const queried: ReportPublic = {
       ...REPORT,
-      params: [
-        {
-          name: 'code',
-          label: 'Billing code',
-          type: 'select',
-          default: '99213',
-          options: null,
-          options_sql: 'SELECT billing_code FROM billing_codes',
-        },
-      ],
+      params: [QUERIED_CODE],
       blocks: [],
     };
     serveApi(async (url) => {
