@@ -177,6 +177,25 @@ test.describe('auth screens', () => {
     await expect(page.getByRole('textbox', { name: 'Full Name' })).toHaveAccessibleDescription(/.+/);
   });
 
+  // The page's style tags list every class its render made, the component-level ones MUI composes into
+  // a root's class included (entry.server.tsx): the browser's Emotion finds them all and parses none
+  // again while hydrating. (MUI's text fields add their autofill keyframes, which are not classes; a
+  // field that takes focus later adds the classes of its new look.)
+  test('hydrate without styling the page again', async ({ page }) => {
+    await page.addInitScript(() => {
+      const classRules: string[] = [];
+      Object.assign(window, { classRules });
+      const insertRule = CSSStyleSheet.prototype.insertRule;
+      CSSStyleSheet.prototype.insertRule = function (rule: string, index?: number) {
+        if (rule.startsWith('.')) classRules.push(rule);
+        return insertRule.call(this, rule, index);
+      };
+    });
+    await page.goto('/signup', { waitUntil: 'networkidle' });
+    await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
+    expect(await page.evaluate(() => (window as unknown as { classRules: string[] }).classRules)).toEqual([]);
+  });
+
   test('a password typed and sent before the app arrives never reaches the address; the app signs in once', async ({
     page,
     createAccount,

@@ -3,6 +3,7 @@ import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { prerender } from 'react-dom/static';
 import { ServerRouter, type EntryContext } from 'react-router';
+import { pageRunsApp } from './config/route-table.js';
 
 /**
  * Renders a page at build time (React Router's `prerender`; nothing renders on a server at run time).
@@ -30,7 +31,14 @@ export default async function handleRequest(
   if (html.includes('<!--$?-->') || html.includes('<!--$!-->')) {
     throw new Error(`prerender: ${request.url} still has a pending or failed Suspense boundary`);
   }
-  const styles = constructStyleTagsFromChunks(extractCriticalToChunks(html));
+  // A page that runs the app lists every class this render registered, not only those in its markup:
+  // MUI composes a component's styles into its root's class, so the component-level classes appear in
+  // no element, and the browser's Emotion would parse and insert each of them again while hydrating
+  // (110 rules on /settings/profile). Listed in the page's style tags, they are known and skipped. A
+  // page without the app keeps to the styles its markup uses.
+  const leaf = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
+  const classes = pageRunsApp(leaf) ? ` ${Object.keys(cache.registered).join(' ')}` : '';
+  const styles = constructStyleTagsFromChunks(extractCriticalToChunks(html + classes));
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(html.replace('</head>', `${styles}</head>`), {
     status: responseStatusCode,

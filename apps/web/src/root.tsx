@@ -13,7 +13,7 @@ import {
 import platformUi from './app/platform-ui.js?raw';
 import prePaint from './app/pre-paint.js?raw';
 import { AppThemeProvider } from './app/theme.js';
-import { PRERENDERED_PATHS, STATIC_PAGE_IDS } from './config/route-table.js';
+import { pageRunsApp, PRERENDERED_PATHS } from './config/route-table.js';
 import { registerNavigator } from './lib/navigation.js';
 import { pageMetaFor } from './lib/page-meta.js';
 import { getToasts, subscribeToasts } from './lib/toast-store.js';
@@ -57,8 +57,7 @@ export function meta({ location }: MetaArgs): MetaDescriptor[] {
  * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 045).
  */
 export function Layout({ children }: { children: ReactNode }) {
-  const leaf = useMatches().at(-1);
-  const runsApp = leaf === undefined || !STATIC_PAGE_IDS.has(leaf.id);
+  const runsApp = pageRunsApp(useMatches().at(-1)?.id);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

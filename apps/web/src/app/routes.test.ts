@@ -1,7 +1,7 @@
 import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
 import { describe, expect, it } from 'vitest';
-import { AREA_ROOTS, PAGE_PATHS, PAGES, STATIC_PAGE_IDS } from '../config/route-table.js';
+import { AREA_ROOTS, PAGE_PATHS, PAGES, pageRunsApp } from '../config/route-table.js';
 import routes from '../routes.js';
 
 /** Every path the route config matches, "/settings/*" for an area; the catch-all "*" left out. */
@@ -38,7 +38,7 @@ describe('the route config', () => {
   // A page without the app's scripts can hold no form (the contact page keeps them) and must be
   // prerendered, or it would be an empty page.
   it('ships without scripts only marketing pages that hold no form', () => {
-    const staticPages = PAGES.filter((page) => STATIC_PAGE_IDS.has(page.name));
+    const staticPages = PAGES.filter((page) => !pageRunsApp(page.name));
     expect(staticPages.map((page) => page.path)).toEqual([
       '/studio',
       '/about-us',

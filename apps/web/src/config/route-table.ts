@@ -253,9 +253,14 @@ export const MARKETING_PATHS: readonly string[] = PAGES.filter((page) => page.ki
 );
 
 /** The route ids (page names) of the pages whose HTML ships without the app's scripts. */
-export const STATIC_PAGE_IDS: ReadonlySet<string> = new Set(
+const STATIC_PAGE_IDS: ReadonlySet<string> = new Set(
   PAGES.filter((page) => 'hydrate' in page && page.hydrate === false).map((page) => page.name),
 );
+
+/** Whether the page whose innermost route is `leafRouteId` ships the app's scripts (no leaf: the 404 page does). */
+export function pageRunsApp(leafRouteId: string | undefined): boolean {
+  return leafRouteId === undefined || !STATIC_PAGE_IDS.has(leafRouteId);
+}
 
 /** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */
 export const AUTH_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'auth').map((page) => page.path);
