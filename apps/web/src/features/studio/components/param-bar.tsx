@@ -12,7 +12,9 @@ import { lazy, Suspense, useId, useState, useTransition, type FormEvent, type Re
 import { paramOptionsQueryOptions } from '../api/reports.js';
 import { defaultText, type ParamValues } from '../report-view.js';
 
-const fieldSx = { minWidth: 180, flex: '1 1 180px', maxWidth: { sm: 280 } };
+// A phone gives each field a row of its own: a field beside the Apply button is too narrow for a
+// label such as "State (two letters, blank for all)".
+const fieldSx = { minWidth: 180, flex: { xs: '1 1 100%', sm: '1 1 180px' }, maxWidth: { sm: 280 } };
 
 const ChoiceField = lazy(() => import('./choice-field.js'));
 // A queried select's list (Autocomplete and Popper, about 19 KB): fetched as a pointer nears the
