@@ -233,6 +233,12 @@ const PERFORMANCE_METRICS = [
 interface LighthouseRun {
   scores: Scores;
   metrics: Record<string, number>;
+  /**
+   * Lighthouse's measure of the host's CPU: its 4x slowdown stands for a mid-tier phone on a host of
+   * 1500-2000 (a high-end desktop); on a slower host the same page scores lower (docs/throttling.md
+   * of Lighthouse). Kept so that runs on different hosts can be compared.
+   */
+  benchmarkIndex: number;
 }
 
 /**
@@ -277,6 +283,7 @@ async function lighthouseOnce(origin: string, url: string, session: Session | un
     const report = JSON.parse(stdout) as {
       categories: Record<Category, { score: number | null }>;
       audits: Record<string, { numericValue?: number }>;
+      environment: { benchmarkIndex: number };
     };
     const scores = Object.fromEntries(
       CATEGORIES.map((category) => [category, Math.round((report.categories[category].score ?? 0) * 100)]),
@@ -288,7 +295,7 @@ async function lighthouseOnce(origin: string, url: string, session: Session | un
         Math.round((report.audits[metric]?.numericValue ?? NaN) * 1000) / 1000,
       ]),
     );
-    return { scores, metrics };
+    return { scores, metrics, benchmarkIndex: report.environment.benchmarkIndex };
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
@@ -680,6 +687,14 @@ process.stdout.write(
       ? `PASS: every audited page meets its targets${options['chunks-only'] ? ' (bytes only, no Lighthouse)' : ''}.\n`
       : `MISS on ${missed.length} page(s): ${missed.map((result) => `${result.path} (${result.misses.join(', ')})`).join('; ')}\n`),
 );
+
+const benchmarkIndexes = results.flatMap((result) => result.lighthouseRuns.map((run) => run.benchmarkIndex));
+if (benchmarkIndexes.length > 0) {
+  process.stdout.write(
+    `This host's Lighthouse benchmarkIndex: median ${median(benchmarkIndexes)} ` +
+      `(${Math.min(...benchmarkIndexes)}-${Math.max(...benchmarkIndexes)}); the 4x CPU slowdown is calibrated for 1500-2000.\n`,
+  );
+}
 
 if (interactions.length > 0) {
   process.stdout.write(`\ninteraction (4x CPU slowdown)  INP, median of ${runs} (<= ${INP_TARGET_MS} ms)\n`);
