@@ -235,8 +235,8 @@ interface LighthouseRun {
   metrics: Record<string, number>;
   /**
    * Lighthouse's measure of the host's CPU: its 4x slowdown stands for a mid-tier phone on a host of
-   * 1500-2000 (a high-end desktop); on a slower host the same page scores lower (docs/throttling.md
-   * of Lighthouse). Kept so that runs on different hosts can be compared.
+   * 1500-2000 (a high-end desktop; Lighthouse's throttling guide); on a slower host the same page
+   * scores lower. Kept so that runs on different hosts can be compared.
    */
   benchmarkIndex: number;
 }
