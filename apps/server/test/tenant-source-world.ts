@@ -30,11 +30,14 @@ export function preview(tenantId: string, sql: string, body: object = {}, kind: 
   });
 }
 
-/** Registers the hooks that build and remove the world; call once at the top of a test file. */
-export function useTenantSourceWorld() {
+/**
+ * Registers the hooks that build and remove the world; call once at the top of a test file.
+ * `queryTimeoutSeconds` is the Studio time limit of the world's server (3 s, short for the tests of it).
+ */
+export function useTenantSourceWorld({ queryTimeoutSeconds = 3 }: { queryTimeoutSeconds?: number } = {}) {
   beforeAll(async () => {
     ctx = await createTestContext({
-      env: { STUDIO_QUERY_TIMEOUT_SECONDS: '3' },
+      env: { STUDIO_QUERY_TIMEOUT_SECONDS: String(queryTimeoutSeconds) },
       config: {
         tenantDatabases: { maxPools: 10, poolSize: 4, idleMs: 60_000, connectTimeoutMs: 5000, allowedHosts: null },
       },

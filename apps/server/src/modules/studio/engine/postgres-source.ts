@@ -57,25 +57,25 @@ const typeConfig = { getTypeParser: parserFor };
  * not only the HTTP answer); the abort signal cancels it in the server with pg_cancel_backend.
  */
 export async function executePostgres(pool: pg.Pool, execution: PostgresExecution): Promise<Stored> {
-  const client = await pool.connect();
+  const session = await stoppableSession(pool);
+  const { client } = session;
   let cancelled = false;
   const cancel = () => {
     cancelled = true;
-    const pid = (client as unknown as { processID?: number }).processID;
-    if (pid !== undefined) pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+    session.stop();
   };
   execution.signal.addEventListener('abort', cancel, { once: true });
   let broken = false;
   try {
     if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
-    await client.query('BEGIN TRANSACTION READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
-    await client.query('SET LOCAL idle_in_transaction_session_timeout = 60000');
+    await session.query('BEGIN TRANSACTION READ ONLY');
+    await session.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
+    await session.query('SET LOCAL idle_in_transaction_session_timeout = 60000');
     const wrapped = `(\n${execution.text}\n) AS studio_result`;
     const run = (text: string) =>
-      client.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
+      session.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
     const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
-    const columns = await describeColumns(client, shape.fields);
+    const columns = await describeColumns(session, shape.fields);
     let stored: Stored;
     if (execution.shape === 'capped') {
       const result = await run(`SELECT * FROM ${wrapped} LIMIT ${execution.rowCap + 1}`);
@@ -95,7 +95,7 @@ export async function executePostgres(pool: pg.Pool, execution: PostgresExecutio
       const page = await run(`SELECT * FROM ${wrapped}${orderBy} LIMIT ${execution.limit} OFFSET ${execution.skip}`);
       stored = { columns, rows: page.rows, count: Number(counted.rows[0]?.[0] ?? 0) };
     }
-    await client.query('COMMIT');
+    await session.query('COMMIT');
     return stored;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {
@@ -129,6 +129,49 @@ function postgresFailure(error: unknown, cancelled: boolean, timeoutMs: number):
   return error;
 }
 
+/** Each pooled connection's server process, asked once (`pg_backend_pid()`), for `pg_cancel_backend`. */
+const backendPids = new WeakMap<pg.PoolClient, number>();
+
+interface StoppableSession {
+  client: pg.PoolClient;
+  /** The client's own `query`, refused once stopped. */
+  query: pg.PoolClient['query'];
+  /** Cancels the statement running in the server and refuses every later one. */
+  stop(): void;
+}
+
+/**
+ * A pooled connection whose work can be stopped from outside. `pg_cancel_backend` ends only the
+ * statement running at that moment: a stop that lands between two statements would be lost and the
+ * next one run to its time limit, so once stopped no statement is sent at all.
+ */
+async function stoppableSession(pool: pg.Pool): Promise<StoppableSession> {
+  const client = await pool.connect();
+  let pid = backendPids.get(client);
+  if (pid === undefined) {
+    try {
+      pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    if (pid !== undefined) backendPids.set(client, pid);
+  }
+  let stopped = false;
+  return {
+    client,
+    query: ((config: string | pg.QueryConfig, values?: unknown[]) => {
+      if (stopped) return Promise.reject(new AppError('query_refused', 'The query was cancelled.'));
+      return client.query(config, values);
+    }) as pg.PoolClient['query'],
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (pid !== undefined) pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+    },
+  };
+}
+
 /** Rows one FETCH of an export reads. */
 const EXPORT_FETCH_ROWS = 2_000;
 
@@ -148,20 +191,17 @@ export async function streamPostgres(
     signal: AbortSignal;
   },
 ): Promise<{ columns: Stored['columns']; count: number; chunks: AsyncGenerator<unknown[][]>; close(): void }> {
-  const client = await pool.connect();
+  const session = await stoppableSession(pool);
+  const { client } = session;
   let cancelled = false;
   let timedOutFlag = false;
-  const cancelInServer = () => {
-    const pid = (client as unknown as { processID?: number }).processID;
-    if (pid !== undefined) pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
-  };
   const onAbort = () => {
     cancelled = true;
-    cancelInServer();
+    session.stop();
   };
   const timer = setTimeout(() => {
     timedOutFlag = true;
-    cancelInServer();
+    session.stop();
   }, execution.timeoutMs);
   execution.signal.addEventListener('abort', onAbort, { once: true });
   let finished = false;
@@ -187,14 +227,14 @@ export async function streamPostgres(
         )
       : postgresFailure(error, cancelled, execution.timeoutMs);
   const run = (text: string) =>
-    client.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
+    session.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
   try {
     if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
-    await client.query('BEGIN TRANSACTION READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
+    await session.query('BEGIN TRANSACTION READ ONLY');
+    await session.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
     const wrapped = `(\n${execution.text}\n) AS studio_result`;
     const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
-    const columns = await describeColumns(client, shape.fields);
+    const columns = await describeColumns(session, shape.fields);
     const count = Number((await run(`SELECT count(*) FROM ${wrapped}`)).rows[0]?.[0] ?? 0);
     if (count > execution.maxRows) {
       throw new AppError(
@@ -210,7 +250,7 @@ export async function streamPostgres(
     async function* chunks(): AsyncGenerator<unknown[][]> {
       try {
         for (;;) {
-          const fetched = await client.query<unknown[]>({
+          const fetched = await session.query<unknown[]>({
             text: `FETCH ${EXPORT_FETCH_ROWS} FROM studio_export`,
             rowMode: 'array',
             types: typeConfig,
@@ -232,9 +272,9 @@ export async function streamPostgres(
 }
 
 /** Column names with their PostgreSQL type names (format_type of the result's type oids). */
-async function describeColumns(client: pg.PoolClient, fields: pg.FieldDef[]) {
+async function describeColumns(session: StoppableSession, fields: pg.FieldDef[]) {
   const oids = [...new Set(fields.map((field) => field.dataTypeID))];
-  const named = await client.query<{ oid: number; name: string }>(
+  const named = await session.query<{ oid: number; name: string }>(
     'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])',
     [oids],
   );
