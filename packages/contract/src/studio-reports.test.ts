@@ -132,12 +132,13 @@ describe('report definitions (STUDIO-REPORT-1)', () => {
     ]);
   });
 
-  it('refuses a definition that is not a mapping, and one over the size limit, quickly', () => {
+  it('refuses a definition that is not a mapping, and one over the size limit before reading it', () => {
     expect(problemsOf('- just\n- a list\n')[0]).toMatchObject({ type: 'type', line: 1, column: 1 });
-    const started = Date.now();
-    const huge = `title: ${'x'.repeat(10 * 1024 * 1024)}`;
-    expect(problemsOf(huge)[0]!.msg).toBe(`Definition must be at most ${REPORT_DEFINITION_MAX} characters`);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // An unclosed list: had the 10 MB been parsed, its syntax error would be among the problems.
+    const huge = `title: [${'x'.repeat(10 * 1024 * 1024)}`;
+    expect(problemsOf(huge).map((problem) => problem.msg)).toEqual([
+      `Definition must be at most ${REPORT_DEFINITION_MAX} characters`,
+    ]);
   });
 
   it('refuses alias bombs', () => {
