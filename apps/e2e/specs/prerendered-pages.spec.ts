@@ -1,11 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
 
-// The marketing pages, the auth screens and each signed-in tab's frame arrive as HTML rendered at
-// build time (React Router's prerendering, docs/decisions/045-web-framework.md). A marketing page with
-// nothing for React to do ships no app script at all; its menus, drawer and theme toggle are the
-// platform's (decision 045). Elsewhere the app hydrates the page; until it runs, nothing a visitor does
-// is lost or leaks: a form sent early is not sent by the browser (its fields would land in the address).
+// The marketing pages, the auth screens and the frames of the signed-in tabs and showcase reports
+// arrive as HTML rendered at build time (React Router's prerendering, docs/decisions/045-web-framework.md).
+// A marketing page with nothing for React to do ships no app script at all; its menus, drawer and theme
+// toggle are the platform's (decision 045). Elsewhere the app hydrates the page; until it runs, nothing a
+// visitor does is lost or leaks: a form sent early is not sent by the browser (its fields would land in
+// the address).
 
 /** Holds the app's client entry until the returned function is called, as on a slow network. */
 async function holdApp(page: Page): Promise<() => void> {
@@ -374,7 +375,34 @@ test.describe('signed-in tabs', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a showcase report paints its frame at once, then the report', async ({ page, createAccount, signIn }) => {
+    const account = await createAccount();
+    await signIn(page, account);
+    const errors = recordConsoleErrors(page);
+    const releaseApp = await holdApp(page);
+    const response = await page.goto('/payer?code=99214');
+    const markup = (await response?.text()) ?? '';
+    expect(markup).toContain('<title>Negotiated rates by payer | Data Platform</title>');
+    expect(markup).not.toContain(account.email);
+    // Before the app: the site's top bar and the report's loading line, the footer out of view (the
+    // report grows from there and moves nothing the visitor sees).
+    await expect(page.getByRole('status')).toHaveText('Loading the report...');
+    await expect(page.getByRole('link', { name: 'Data Platform home' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).not.toBeInViewport();
+    releaseApp();
+
+    await expect(page.getByRole('heading', { name: 'Negotiated rates by payer', level: 1 })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).not.toBeInViewport();
+    // The parameters come from the URL, as on any report.
+    await expect(page.getByRole('combobox', { name: 'Billing code' })).toHaveValue('99214');
+    expect(errors).toEqual([]);
+  });
+
   test('send a signed-out visitor to the login screen', async ({ page }) => {
+    for (const path of ['/admin/users', '/payer']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+    }
     await page.goto('/admin/users');
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Log In' })).toBeVisible();

@@ -35,6 +35,11 @@ export interface PageEntry {
    * scripts (decision 045); the top bar's menus, drawer and theme toggle work from the platform.
    */
   readonly hydrate?: false;
+  /**
+   * `true`: a signed-in page whose frame (the layout and its pending state) is rendered at build time,
+   * like an area's tabs, so it paints before the app's scripts have run and they load in parallel.
+   */
+  readonly prerenderFrame?: true;
 }
 
 export interface AreaEntry {
@@ -180,6 +185,7 @@ export const PAGES = [
     module: 'routes/showcase-report.tsx',
     path: '/payer',
     kind: 'page',
+    prerenderFrame: true,
     title: `Negotiated rates by payer | ${SITE_NAME}`,
     description: 'Studio report: in-network rates by payer for one billing code, on the demo data.',
   },
@@ -189,6 +195,7 @@ export const PAGES = [
     module: 'routes/showcase-report.tsx',
     path: '/hospital-prices',
     kind: 'page',
+    prerenderFrame: true,
     title: `Hospital prices | ${SITE_NAME}`,
     description: 'Studio report: gross, cash and negotiated prices for one service across hospitals.',
   },
@@ -198,6 +205,7 @@ export const PAGES = [
     module: 'routes/showcase-report.tsx',
     path: '/cms-fs',
     kind: 'page',
+    prerenderFrame: true,
     title: `Fee schedule | ${SITE_NAME}`,
     description: 'Studio report: allowed amounts by locality from the relative values.',
   },
@@ -275,6 +283,9 @@ export const AREA_ROOTS: readonly string[] = Object.values(AREAS).map((area) => 
 export const AREA_TAB_PATHS: readonly string[] = Object.values(AREAS).flatMap((area) =>
   Object.values(area.tabs).map((segment) => `${area.root}/${segment}`),
 );
+
+/** The signed-in pages whose frame is rendered at build time (the showcase reports). */
+export const FRAME_PATHS: readonly string[] = PAGES.filter((page) => 'prerenderFrame' in page).map((page) => page.path);
 
 /** Every page rendered to HTML at build time: the marketing pages and the auth screens. */
 export const PRERENDERED_PATHS: readonly string[] = [...MARKETING_PATHS, ...AUTH_PATHS];

@@ -11,9 +11,7 @@ export function clientLoader({ request }: ClientLoaderFunctionArgs) {
   return null;
 }
 
-/** Nothing of the area shows before its guard has run (the route is not prerendered). */
-export function HydrateFallback() {
-  return null;
-}
+/** The report's frame, rendered at build time for each showcase path and shown until the guard has run. */
+export { ShowcaseFrame as HydrateFallback } from '../features/studio/showcase-frame.js';
 
 export { ShowcaseReport as default } from '../features/studio/showcase-report.js';

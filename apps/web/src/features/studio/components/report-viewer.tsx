@@ -26,10 +26,10 @@ import type { BlockState } from './block-frame.js';
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
 import { ParamBar } from './param-bar.js';
+import { ReportLoading } from './report-loading.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
-import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
 
 function blockState(
@@ -108,9 +108,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
 
   const values = useMemo(() => paramValues(report.data?.params ?? [], search), [report.data, search]);
 
-  if (report.isPending) {
-    return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>;
-  }
+  if (report.isPending) return <ReportLoading />;
   if (report.isError) {
     const missing = report.error instanceof ApiError && report.error.status === 404;
     return (
