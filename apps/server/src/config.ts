@@ -165,7 +165,7 @@ export interface Config {
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   /**
-   * Where rate limits and the login throttle count (decision 020), shared by every instance. Unset:
+   * Where rate limits and the login throttle count (decision 049), shared by every instance. Unset:
    * each process counts in its own memory.
    */
   redis: RedisConfig | undefined;
