@@ -201,7 +201,7 @@ export interface Config {
    */
   /** Fastify's `trustProxy`: false, true (every hop), or the trusted proxies' addresses and ranges. */
   trustProxy: boolean | string[];
-  /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 021). */
+  /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 050). */
   metricsToken: string | undefined;
   /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
   requestTimeoutMs: number;
