@@ -205,7 +205,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
   requestTimeoutMs: number;
-  /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/022-graceful-shutdown-and-fleet.md). */
+  /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/051-graceful-shutdown-and-fleet.md). */
   shutdown: {
     /**
      * How long the server keeps serving after the signal with /readyz answering 503, so that load
