@@ -127,7 +127,7 @@ export default tseslint.config(
   },
   {
     // One way per thing (issue 30): where the app keeps a component of its own, the library's twin
-    // is banned. The table pager stays ours (decisions 036 and 045): DataTable's pager.
+    // is banned. The table pager stays ours (decisions 036 and 053): DataTable's pager.
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -146,13 +146,13 @@ export default tseslint.config(
             {
               name: '@mui/material/Menu',
               message:
-                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 045).',
+                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 053).',
             },
             {
               name: '@mui/material',
               importNames: ['Menu'],
               message:
-                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 045).',
+                'Use PopupMenu (components/popup-menu.tsx): a popover menu that works before React runs (decision 053).',
             },
           ],
         },

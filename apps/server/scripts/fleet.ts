@@ -2,7 +2,7 @@
  * `npm run fleet` (through deploy/fleet.sh): a trial of several instances on this machine, on
  * PostgreSQL, with Redis and nginx in front, until Ctrl-C stops them all. SIGHUP restarts the
  * instances one at a time, as a deployment would. README "Running several instances" lists the
- * settings; docs/decisions/022-graceful-shutdown-and-fleet.md says why it works the way it does.
+ * settings; docs/decisions/051-graceful-shutdown-and-fleet.md says why it works the way it does.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';

@@ -116,7 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
 
   // One Redis client for the process when REDIS_URL is set: rate limits, the login throttle and
-  // /readyz use it (decision 020). It connects once the app is ready and reconnects by itself.
+  // /readyz use it (decision 049). It connects once the app is ready and reconnects by itself.
   const redis = config.redis ? await connectRedis(config.redis, app.log) : undefined;
   const services = await createServices(config, {
     db: deps.database.db,

@@ -165,7 +165,7 @@ export interface Config {
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   /**
-   * Where rate limits and the login throttle count (decision 020), shared by every instance. Unset:
+   * Where rate limits and the login throttle count (decision 049), shared by every instance. Unset:
    * each process counts in its own memory.
    */
   redis: RedisConfig | undefined;
@@ -201,11 +201,11 @@ export interface Config {
    */
   /** Fastify's `trustProxy`: false, true (every hop), or the trusted proxies' addresses and ranges. */
   trustProxy: boolean | string[];
-  /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 021). */
+  /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 050). */
   metricsToken: string | undefined;
   /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
   requestTimeoutMs: number;
-  /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/022-graceful-shutdown-and-fleet.md). */
+  /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/051-graceful-shutdown-and-fleet.md). */
   shutdown: {
     /**
      * How long the server keeps serving after the signal with /readyz answering 503, so that load

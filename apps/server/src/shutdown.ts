@@ -7,7 +7,7 @@ const IDLE_SWEEP_MS = 250;
 
 /**
  * Takes a serving instance out of service without failing a request
- * (docs/decisions/022-graceful-shutdown-and-fleet.md):
+ * (docs/decisions/051-graceful-shutdown-and-fleet.md):
  *
  * 1. The drain: /readyz answers 503 at once and every response closes its connection, while every
  *    request is still served for `drainMs`, the time a load balancer needs to notice. The background

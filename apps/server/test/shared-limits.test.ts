@@ -72,7 +72,7 @@ interface LogLine {
   msg: string;
 }
 
-describe('rate limits and the login throttle shared through Redis (decision 020)', () => {
+describe('rate limits and the login throttle shared through Redis (decision 049)', () => {
   let ctx: TestContext;
   let user: TestUser;
   /** Looks at Redis as it is, without the app's key prefix. */

@@ -44,9 +44,9 @@ export const authMessages = {
   recoverySent: 'If that address is registered, a password recovery e-mail is on its way',
   loggedOut: 'Logged out',
   tooManyRequests: 'Too many requests, please try again later',
-  /** Sign-in refused while attempts cannot be counted (decision 020). */
+  /** Sign-in refused while attempts cannot be counted (decision 049). */
   signInUnavailable: 'Sign-in is temporarily unavailable. Try again shortly.',
-  /** Recovery and reset refused while attempts cannot be counted (decision 020). */
+  /** Recovery and reset refused while attempts cannot be counted (decision 049). */
   recoveryUnavailable: 'Password recovery is temporarily unavailable. Try again shortly.',
 } as const;
 

@@ -12,7 +12,7 @@ export const contactMessages = {
   messageTooShort: `Message must be at least ${CONTACT_MESSAGE_MIN} characters`,
   success: "Thank you for your message. We'll get back to you soon!",
   failure: 'Failed to send message. Please try again later.',
-  /** The form refused while messages cannot be counted (decision 020). */
+  /** The form refused while messages cannot be counted (decision 049). */
   unavailable: 'Messages cannot be sent right now. Try again shortly.',
 } as const;
 

@@ -11,6 +11,6 @@ export const emailVerificationMessages = {
   notVerified: 'Verify your e-mail address first: follow the link we sent you, or send a new one from your settings.',
   /** The answer of `PATCH /users/me` with a new address, and the profile tab's note while it waits. */
   changePending: 'We sent a link to your new address. Your e-mail changes when you follow it.',
-  /** Resending refused while attempts cannot be counted (decision 020). */
+  /** Resending refused while attempts cannot be counted (decision 049). */
   resendUnavailable: 'Verification e-mails are temporarily unavailable. Try again shortly.',
 } as const;

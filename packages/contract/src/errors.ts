@@ -119,7 +119,7 @@ export const ERROR_STATUS = {
   /**
    * Attempts cannot be counted because the shared rate-limit store (Redis) is unreachable, so an
    * action that is a target for abuse (sign-in, password recovery and reset, sign-up, the contact
-   * form) is refused rather than left unlimited (decision 020); Retry-After says when to retry.
+   * form) is refused rather than left unlimited (decision 049); Retry-After says when to retry.
    */
   rate_limit_unavailable: 503,
   /** A Studio source cannot be reached now (a tenant database down); Retry-After says when to retry. */

@@ -137,7 +137,7 @@ export const userMessages = {
   cannotDeactivateSelf: 'You cannot deactivate your own account',
   cannotDeleteSelf: 'You cannot delete your own account',
   signupReceived: 'Your account is ready. You can log in now.',
-  /** Sign-up refused while attempts cannot be counted (decision 020). */
+  /** Sign-up refused while attempts cannot be counted (decision 049). */
   signupUnavailable: 'Sign-up is temporarily unavailable. Try again shortly.',
   deleted: 'User deleted successfully',
 } as const;

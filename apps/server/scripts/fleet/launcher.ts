@@ -2,7 +2,7 @@
  * Runs a fleet on one machine: N instances of the built server, nginx in front of them (the template
  * in deploy/nginx/), optionally Redis, and a readiness watcher that takes an instance out of nginx's
  * rotation while its /readyz does not answer 200. `npm run fleet` (scripts/fleet.ts) and the fleet
- * tests (test/fleet/) both start fleets with it. See docs/decisions/022-graceful-shutdown-and-fleet.md.
+ * tests (test/fleet/) both start fleets with it. See docs/decisions/051-graceful-shutdown-and-fleet.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, appendFileSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

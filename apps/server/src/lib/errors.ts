@@ -155,7 +155,7 @@ export const databaseUnavailable = () => serviceUnavailable(DATABASE_UNAVAILABLE
 
 /**
  * Attempts at an action open to abuse cannot be counted (the shared rate-limit store is unreachable):
- * it is refused rather than left unlimited (decision 020); `detail` names the action.
+ * it is refused rather than left unlimited (decision 049); `detail` names the action.
  */
 export const rateLimitUnavailable = (detail: string) =>
   new AppError('rate_limit_unavailable', detail, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });

@@ -24,7 +24,7 @@ export interface ListQuery {
  * `query.where`, after skipping `page.skip`, in `query.orderBy` order, and the number of all
  * matching rows, read side by side. The number is exact either way: read from `row_counts` when
  * the table keeps a count by exactly the matched columns and there is no other condition
- * (decision 023), else counted (through an index that serves the condition).
+ * (decision 052), else counted (through an index that serves the condition).
  */
 export async function paginate<TTable extends PgTable>(
   db: DbOrTx,

@@ -7,7 +7,7 @@ import { describeError } from './errors.js';
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
 /**
- * The one Redis client of the process (decision 020), with its outage state: one error line when
+ * The one Redis client of the process (decision 049), with its outage state: one error line when
  * Redis becomes unreachable, one info line when it answers again, whatever the number of requests
  * that failed in between. The client reconnects by itself; nothing restarts.
  */

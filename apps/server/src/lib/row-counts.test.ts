@@ -12,7 +12,7 @@ import { insertUser } from '../modules/users/users.repository.js';
 import { COUNTED_GRAINS } from './row-counts.js';
 
 /**
- * The counts lists answer from `row_counts` (decision 023) must be what count(*) would say, after
+ * The counts lists answer from `row_counts` (decision 052) must be what count(*) would say, after
  * any mix of inserts, updates, deletes (cascades included), truncations, rollbacks and concurrent
  * writers. On a PostgreSQL server (TEST_DATABASE_URL) the concurrent cases really interleave over
  * the pool's connections; on PGlite they are serialised and must come out the same.

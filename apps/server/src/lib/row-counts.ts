@@ -6,7 +6,7 @@ import { rowCounts } from '../db/schema/index.js';
 /**
  * The grains each counted table keeps in `row_counts`: the columns it is counted by (`''`: the
  * whole table). They are the arguments of the table's `row_counts_apply` triggers (migration 0011);
- * a test holds the two to each other. Decision 023 says why these.
+ * a test holds the two to each other. Decision 052 says why these.
  */
 export const COUNTED_GRAINS: Readonly<Record<string, readonly string[]>> = {
   users: [''],

@@ -45,7 +45,7 @@ export interface ServiceDeps {
   log: FastifyBaseLogger;
   /** Defaults to SMTP when configured, else the log. */
   mailTransport?: MailTransport | undefined;
-  /** Where shared counts live when REDIS_URL is set (decision 020); unset: process memory. */
+  /** Where shared counts live when REDIS_URL is set (decision 049); unset: process memory. */
   redis?: RedisConnection | undefined;
   /** Where workers count what /metrics reports (renewal failures). */
   metrics: ServiceMetrics;

@@ -274,7 +274,7 @@ describe('declared access levels', () => {
 
 /**
  * `/metrics` is an operations endpoint beside /healthz and /readyz: outside /api/v1, its sessions and
- * its document, guarded by METRICS_TOKEN alone (decision 021; plugins/metrics.test.ts tests the token).
+ * its document, guarded by METRICS_TOKEN alone (decision 050; plugins/metrics.test.ts tests the token).
  * Unset, as here, it does not exist for anyone.
  */
 describe('GET /metrics, outside the API', () => {

@@ -15,7 +15,7 @@ export interface MailBacklog {
 
 export interface HealthOptions {
   database: DatabaseHandle;
-  /** Checked too when REDIS_URL is set (decision 020). */
+  /** Checked too when REDIS_URL is set (decision 049). */
   redis?: RedisConnection | undefined;
   /** Mail waiting and given up, shown by `/readyz?details=1`. */
   outboxBacklog: () => Promise<MailBacklog>;
@@ -28,7 +28,7 @@ export const SHUTTING_DOWN = 'The server is shutting down';
  * `/healthz`: the process answers (also while it shuts down). `/readyz`: and it takes traffic: 503
  * from the moment a shutdown begins (the drain), and while its database does not answer (503 with
  * Retry-After). Redis, when configured, is reported but does not make an instance unready: every
- * instance shares the same Redis, so taking them out would stop the reads that decision 020 keeps
+ * instance shares the same Redis, so taking them out would stop the reads that decision 049 keeps
  * serving; `status` says `degraded` instead. `/readyz?details=1` adds the mail backlog, so an SMTP
  * outage shows before users notice.
  */

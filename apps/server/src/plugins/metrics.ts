@@ -29,7 +29,7 @@ function presentsToken(header: string | undefined, expected: Buffer): boolean {
 }
 
 /**
- * `GET /metrics` in the Prometheus text format (decision 021). Never public: without METRICS_TOKEN
+ * `GET /metrics` in the Prometheus text format (decision 050). Never public: without METRICS_TOKEN
  * the route does not exist (404 like any unknown path) and nothing is measured; with it, a scrape
  * must send `Authorization: Bearer <METRICS_TOKEN>` or gets 401. It is an operations endpoint beside
  * /healthz and /readyz, outside /api/v1 and its sessions, and not in the OpenAPI document.

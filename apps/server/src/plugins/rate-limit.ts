@@ -32,7 +32,7 @@ export function byField(part: 'body' | 'params', field: string): KeyOf {
 }
 
 export interface RateLimitOptions {
-  /** Count in this Redis, shared by every instance (decision 020); unset: in this process's memory. */
+  /** Count in this Redis, shared by every instance (decision 049); unset: in this process's memory. */
   redis?: RedisConnection | undefined;
 }
 

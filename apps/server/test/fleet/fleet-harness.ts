@@ -192,7 +192,7 @@ export async function call<T = unknown>(
 
 /**
  * One request on a connection of its own (`Connection: close`), as the rolling-restart load sends
- * them: see docs/decisions/022-graceful-shutdown-and-fleet.md on nginx reloads and kept-alive client
+ * them: see docs/decisions/051-graceful-shutdown-and-fleet.md on nginx reloads and kept-alive client
  * connections. Rejects on a network error or after `timeoutMs`.
  */
 export function requestOnce(

@@ -1,5 +1,5 @@
 // The top bar's menus, drawer and theme toggle, inlined into every page's <head> (allowed by its CSP
-// hash). They are the platform's own elements (decision 045): a menu is a `popover` opened by its
+// hash). They are the platform's own elements (decision 053): a menu is a `popover` opened by its
 // button's `popovertarget`, the drawer a modal <dialog>. The browser opens, closes and light-dismisses
 // them without any script; this one adds what a menu button owes a keyboard and a screen reader, so
 // every page behaves the same whether or not React runs on it. Listeners sit on the document, so they

@@ -20,7 +20,7 @@ function sessionDisplay(signedIn: boolean | undefined): SxProps<Theme> | undefin
 }
 
 /**
- * A top-bar menu: a `popover` opened by the button whose `popoverTarget` is `id` (decision 045).
+ * A top-bar menu: a `popover` opened by the button whose `popoverTarget` is `id` (decision 053).
  * The browser opens and light-dismisses it and gives focus back; MUI's MenuList moves focus between
  * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button
  * by CSS anchor positioning, and works before and without React, so the marketing pages ship no

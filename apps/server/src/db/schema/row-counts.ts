@@ -2,7 +2,7 @@ import { bigint, jsonb, pgTable, primaryKey, smallint, text } from 'drizzle-orm/
 
 /**
  * How many rows a listed table holds, kept by triggers in the same transaction as every insert,
- * delete and update of that table (migration 0011, decision 023), so a list's `count` is read
+ * delete and update of that table (migration 0011, decision 052), so a list's `count` is read
  * here instead of counting the table. One row per table, grain and scope:
  *
  * - `grain`: the columns counted by, comma-separated (`''`: the whole table);

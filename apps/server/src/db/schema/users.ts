@@ -24,7 +24,7 @@ export const users = pgTable(
     // The admin list's paging key: a page (searched or not) is read in this order without a sort.
     index('users_created_at_id_idx').on(t.createdAt, t.id),
     // The admin search (`ILIKE '%q%'` on either column) reads its matches, and counts them, through
-    // these trigram indexes instead of the whole table (decision 023; pg_trgm, migration 0009).
+    // these trigram indexes instead of the whole table (decision 052; pg_trgm, migration 0009).
     index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
   ],

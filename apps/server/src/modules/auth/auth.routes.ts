@@ -21,7 +21,7 @@ import { toUserPublic } from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
 import type { SessionMeta } from '../sessions/sessions.service.js';
 
-/** What the limited routes may answer; 503 while attempts cannot be counted (decision 020). */
+/** What the limited routes may answer; 503 while attempts cannot be counted (decision 049). */
 const errors = { 400: HttpErrorSchema, 422: ValidationErrorSchema, 429: HttpErrorSchema, 503: HttpErrorSchema };
 
 function sessionMeta(request: FastifyRequest): SessionMeta {

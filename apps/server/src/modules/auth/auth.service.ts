@@ -44,7 +44,7 @@ export function createAuthService(deps: {
   sessions: SessionService;
   wakeMailer: () => void;
   log: FastifyBaseLogger;
-  /** Failed sign-ins per account, in memory or in Redis (decisions 004 and 020). */
+  /** Failed sign-ins per account, in memory or in Redis (decisions 004 and 049). */
   loginThrottle: LoginThrottle;
   /** The users service's one way to change a password (it revokes sessions and reset links too). */
   replacePassword: UsersService['replacePassword'];

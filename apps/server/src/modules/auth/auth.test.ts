@@ -562,7 +562,7 @@ describe('auth', () => {
 });
 
 // The same rules and the same answers whether each process counts on its own or all count in Redis
-// (decision 020).
+// (decision 049).
 describe.each<{ store: string; redisPrefix?: string }>([
   { store: 'in memory' },
   { store: 'in Redis', redisPrefix: uniqueRedisPrefix() },

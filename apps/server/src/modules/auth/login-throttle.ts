@@ -14,7 +14,7 @@ import type { RedisConnection } from '../../lib/redis.js';
  *   can spend at most the first budget, so locking someone out takes several addresses.
  *
  * Counted in process memory, or in Redis when it is configured, shared by every instance
- * (decision 020): the same rules and the same answers either way.
+ * (decision 049): the same rules and the same answers either way.
  */
 export interface LoginThrottle {
   /**
@@ -155,7 +155,7 @@ const NAMESPACE = 'login-failures:';
 /**
  * Shared by every instance through Redis, on Redis's clock. The rate-limit plugin's store counts
  * every request it sees and cannot take an attempt back, so the two budgets run as two small
- * scripts of their own (decision 020).
+ * scripts of their own (decision 049).
  */
 export function createRedisLoginThrottle(
   deps: ThrottleRules & {

@@ -327,7 +327,7 @@ describe('two-factor sign-in (TOTP)', () => {
   });
 });
 
-// The same rules and answers whether each process counts on its own or all count in Redis (decision 020).
+// The same rules and answers whether each process counts on its own or all count in Redis (decision 049).
 describe.each<{ store: string; redisPrefix?: string }>([
   { store: 'in memory' },
   { store: 'in Redis', redisPrefix: uniqueRedisPrefix() },

@@ -58,7 +58,7 @@ function screenBelow(toolbar: CSSObject, borderPx: number): CSSObject {
 
 /**
  * The shared layout: top bar with logo, menus (a drawer on narrow screens), user menu, content. Its
- * menus and drawer are the platform's popover and dialog (decision 045): the same markup works on a
+ * menus and drawer are the platform's popover and dialog (decision 053): the same markup works on a
  * marketing page that runs no script and in the app.
  */
 export function AppLayout() {

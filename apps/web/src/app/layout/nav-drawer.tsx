@@ -13,7 +13,7 @@ export const NAV_DRAWER_ID = 'nav-drawer';
 const slideIn = keyframes({ from: { transform: 'translateX(-100%)' }, to: { transform: 'none' } });
 
 /**
- * The menus of the top bar, moved into a drawer on narrow screens: a modal <dialog> (decision 045),
+ * The menus of the top bar, moved into a drawer on narrow screens: a modal <dialog> (decision 053),
  * opened by the button that names it in `data-opens-dialog` (app/platform-ui.js). The browser traps
  * focus in it, closes it on Escape and gives focus back.
  */

@@ -158,7 +158,7 @@ describe('every marketing page', () => {
   });
 });
 
-// These pages ship without the app's scripts (decision 045): nothing on them may need React to work.
+// These pages ship without the app's scripts (decision 053): nothing on them may need React to work.
 describe.each([
   ['Studio', StudioPage],
   ['About Us', AboutUsPage],
