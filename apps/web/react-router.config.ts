@@ -7,7 +7,7 @@ import { AREA_TAB_PATHS, AUTH_PATHS, FRAME_PATHS, MARKETING_PATHS } from './src/
 const outDir = process.env.BUILD_OUT_DIR;
 
 /**
- * React Router's framework mode (decision 045): no server rendering at run time (`ssr: false`), the
+ * React Router's framework mode (decision 053): no server rendering at run time (`ssr: false`), the
  * public pages and the frame of each signed-in tab and showcase report rendered to HTML at build time
  * (`prerender`), every other route served the SPA fallback (index.html). The lists come from the
  * route table.

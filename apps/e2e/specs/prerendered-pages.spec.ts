@@ -2,9 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
 
 // The marketing pages, the auth screens and the frames of the signed-in tabs and showcase reports
-// arrive as HTML rendered at build time (React Router's prerendering, docs/decisions/045-web-framework.md).
+// arrive as HTML rendered at build time (React Router's prerendering, docs/decisions/053-web-framework.md).
 // A marketing page with nothing for React to do ships no app script at all; its menus, drawer and theme
-// toggle are the platform's (decision 045). Elsewhere the app hydrates the page; until it runs, nothing a
+// toggle are the platform's (decision 053). Elsewhere the app hydrates the page; until it runs, nothing a
 // visitor does is lost or leaks: a form sent early is not sent by the browser (its fields would land in
 // the address).
 

@@ -54,7 +54,7 @@ export function meta({ location }: MetaArgs): MetaDescriptor[] {
  * delay that paint; the server allows it by its CSP hash, like React Router's own inline scripts):
  * it puts the colour scheme's class on <html>, so `suppressHydrationWarning` there. The platform-UI
  * script serves the top bar's menus and drawer on every page. A marketing page with nothing for React
- * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 045).
+ * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 053).
  */
 export function Layout({ children }: { children: ReactNode }) {
   const runsApp = pageRunsApp(useMatches().at(-1)?.id);

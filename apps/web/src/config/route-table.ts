@@ -32,7 +32,7 @@ export interface PageEntry {
   readonly module: string;
   /**
    * `false`: a marketing page that needs no React once rendered ships its HTML without the app's
-   * scripts (decision 045); the top bar's menus, drawer and theme toggle work from the platform.
+   * scripts (decision 053); the top bar's menus, drawer and theme toggle work from the platform.
    */
   readonly hydrate?: false;
   /**

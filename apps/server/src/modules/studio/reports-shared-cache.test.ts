@@ -13,7 +13,7 @@ import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix } from '../../../test/redis.js';
 
 /**
- * Two instances of the app with REDIS_URL set, as a fleet runs them (decision 020): one database,
+ * Two instances of the app with REDIS_URL set, as a fleet runs them (decision 049): one database,
  * one data folder, one Redis. A report's result one instance ran is the other's cache hit, so a
  * dashboard behind a load balancer costs one query whichever instance each viewer reaches
  * (STUDIO.md, "Where it runs when one machine is not enough"). Executions are read from each
