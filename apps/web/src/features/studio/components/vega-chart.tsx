@@ -6,6 +6,9 @@ import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { Handler } from 'vega-tooltip';
 
+/** Resolves in a later task, so the work after it does not lengthen the current one. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * A Vega-Lite chart of the rows a block's query answered. This module (and Vega with it) loads
  * only with a report's first chart. The spec is compiled with Vega-Lite's `compile` and drawn by
@@ -58,13 +61,20 @@ export default function VegaChart({
     // of throwing out of the effect. It first lets the browser paint: an effect of a key press or a
     // click runs before the next frame, and compiling and drawing a chart is the heaviest work of a
     // parameter change, so the other blocks' new figures show first and the chart follows.
+    // Compiling, parsing and drawing are each a task of their own (`nextTask`): on a slow phone they
+    // are a few frames of work apiece, and between them the page answers input and paints.
     let cancelled = false;
     const draw = async () => {
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       if (cancelled) return;
       const log = logger(Warn);
       const vgSpec = compile(full as TopLevelSpec, { logger: log }).spec;
-      view = new View(parse(vgSpec, undefined, { ast: true }), {
+      await nextTask();
+      if (cancelled) return;
+      const runtime = parse(vgSpec, undefined, { ast: true });
+      await nextTask();
+      if (cancelled) return;
+      view = new View(runtime, {
         renderer: 'svg',
         logger: log,
         expr: expressionInterpreter,
