@@ -19,6 +19,7 @@ interface Seen {
   headers: http.IncomingHttpHeaders;
   /** The upstream connection's client port: the same one twice means nginx kept it alive. */
   remotePort: number;
+  bodyBytes: number;
 }
 
 /**
@@ -27,15 +28,21 @@ interface Seen {
  */
 async function startUpstream(behaviour: 'answer' | 'reset') {
   const seen: Seen[] = [];
+  /** Called with a request's URL as its body's first bytes arrive. */
+  const bodyStarted = new Set<(url: string) => void>();
   const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let bodyBytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (bodyBytes === 0) for (const listener of bodyStarted) listener(request.url ?? '');
+      bodyBytes += chunk.length;
+    });
     request.on('end', () => {
       seen.push({
         method: request.method ?? '',
         url: request.url ?? '',
         headers: request.headers,
         remotePort: request.socket.remotePort ?? 0,
+        bodyBytes,
       });
       if (behaviour === 'reset') {
         request.socket.destroy();
@@ -54,6 +61,16 @@ async function startUpstream(behaviour: 'answer' | 'reset') {
   return {
     port: (server.address() as AddressInfo).port,
     seen,
+    /** Resolves when a request to `url` has begun to arrive with its body. */
+    bodyArriving: (url: string) =>
+      new Promise<void>((resolve) => {
+        const listener = (started: string) => {
+          if (started !== url) return;
+          bodyStarted.delete(listener);
+          resolve();
+        };
+        bodyStarted.add(listener);
+      }),
     ids: () => new Set(seen.map((request) => String(request.headers['x-request-id']))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -133,6 +150,41 @@ describe('nginx in front of the instances (deploy/nginx/nginx.conf.template)', (
     expect(big.headers.get('content-encoding')).toBe('gzip');
     expect(big.headers.get('vary')).toContain('Accept-Encoding');
     expect(await big.text()).toContain('plain text the instance did not compress');
+  });
+
+  it('passes an extract upload of any size to the instances as it arrives, and stops other large bodies', async () => {
+    const upload = '/api/v1/studio/extracts?name=big';
+    const megabyte = Buffer.alloc(1024 * 1024, 'a');
+    // Half the body, then a wait until the instance is reading it: nginx did not hold it back.
+    const arriving = answering.bodyArriving(upload);
+    const answered = new Promise<number>((resolve, reject) => {
+      const request = http.request(`${base}${upload}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', 'content-length': String(6 * megabyte.length) },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      for (let part = 0; part < 3; part += 1) request.write(megabyte);
+      void arriving.then(() => {
+        for (let part = 0; part < 3; part += 1) request.write(megabyte);
+        request.end();
+      });
+    });
+    expect(await answered).toBe(201);
+    expect(answering.seen.at(-1)).toMatchObject({ url: upload, bodyBytes: 6 * megabyte.length });
+
+    // Elsewhere a body over every route's limit never reaches an instance.
+    const before = answering.seen.length;
+    const other = await requestOnce(`${base}/api/v1/contact/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(3 * megabyte.length, 'b').toString(),
+    });
+    expect(other.status).toBe(413);
+    expect(answering.seen.length).toBe(before);
   });
 
   it('tries the next instance when one cannot be reached, and re-sends only what may safely be sent again', async () => {
