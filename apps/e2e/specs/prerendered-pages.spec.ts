@@ -19,6 +19,23 @@ async function holdApp(page: Page): Promise<() => void> {
   return releaseApp;
 }
 
+/**
+ * Records the class rules the page's Emotion inserts from now on: each is a style the browser had to
+ * compute and insert at run time because the page did not bring it.
+ */
+async function recordClassRules(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const classRules: string[] = [];
+    Object.assign(window, { classRules });
+    const insertRule = CSSStyleSheet.prototype.insertRule;
+    CSSStyleSheet.prototype.insertRule = function (rule: string, index?: number) {
+      if (rule.startsWith('.')) classRules.push(rule);
+      return insertRule.call(this, rule, index);
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { classRules: string[] }).classRules);
+}
+
 test('a marketing page ships no app script', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
@@ -183,18 +200,10 @@ test.describe('auth screens', () => {
   // again while hydrating. (MUI's text fields add their autofill keyframes, which are not classes; a
   // field that takes focus later adds the classes of its new look.)
   test('hydrate without styling the page again', async ({ page }) => {
-    await page.addInitScript(() => {
-      const classRules: string[] = [];
-      Object.assign(window, { classRules });
-      const insertRule = CSSStyleSheet.prototype.insertRule;
-      CSSStyleSheet.prototype.insertRule = function (rule: string, index?: number) {
-        if (rule.startsWith('.')) classRules.push(rule);
-        return insertRule.call(this, rule, index);
-      };
-    });
+    const classRules = await recordClassRules(page);
     await page.goto('/signup', { waitUntil: 'networkidle' });
     await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
-    expect(await page.evaluate(() => (window as unknown as { classRules: string[] }).classRules)).toEqual([]);
+    expect(await classRules()).toEqual([]);
   });
 
   test('a password typed and sent before the app arrives never reaches the address; the app signs in once', async ({
@@ -396,6 +405,25 @@ test.describe('signed-in tabs', () => {
     // The parameters come from the URL, as on any report.
     await expect(page.getByRole('combobox', { name: 'Billing code' })).toHaveValue('99214');
     expect(errors).toEqual([]);
+  });
+
+  test('a showcase report draws its blocks with the styles its page brought', async ({
+    page,
+    createAccount,
+    signIn,
+  }) => {
+    await signIn(page, await createAccount());
+    const classRules = await recordClassRules(page);
+    await page.goto('/payer');
+    await expect(
+      page.getByRole('region', { name: 'Median negotiated rate' }).getByText(/^\$[\d,]+\.\d\d$/),
+    ).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(page.getByText(/^1–25 of [\d,]+$/)).toBeVisible({ timeout: 60_000 });
+    await expect(page.locator('[aria-label$="Use View as table to read its numbers."] svg').first()).toBeVisible();
+    // The one style left is the chart's own box, which comes with the chart library.
+    expect(await classRules()).toEqual([expect.stringMatching(/^\.css-[a-z0-9]+\{width:100%;/)]);
   });
 
   test('send a signed-out visitor to the login screen', async ({ page }) => {

@@ -287,5 +287,10 @@ export const AREA_TAB_PATHS: readonly string[] = Object.values(AREAS).flatMap((a
 /** The signed-in pages whose frame is rendered at build time (the showcase reports). */
 export const FRAME_PATHS: readonly string[] = PAGES.filter((page) => 'prerenderFrame' in page).map((page) => page.path);
 
+/** The route ids (page names) of the pages whose frame is rendered at build time. */
+export const FRAME_PAGE_IDS: ReadonlySet<string> = new Set(
+  PAGES.filter((page) => 'prerenderFrame' in page).map((page) => page.name),
+);
+
 /** Every page rendered to HTML at build time: the marketing pages and the auth screens. */
 export const PRERENDERED_PATHS: readonly string[] = [...MARKETING_PATHS, ...AUTH_PATHS];
