@@ -118,8 +118,9 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   /**
    * Attempts cannot be counted because the shared rate-limit store (Redis) is unreachable, so an
-   * action that is a target for abuse (sign-in, password recovery and reset, sign-up, the contact
-   * form) is refused rather than left unlimited (decision 049); Retry-After says when to retry.
+   * action that is a target for abuse (sign-in and its second factor, single sign-on, password
+   * recovery and reset, sign-up, e-mail verification, the contact form) is refused rather than left
+   * unlimited (decision 049); Retry-After says when to retry.
    */
   rate_limit_unavailable: 503,
   /** A Studio source cannot be reached now (a tenant database down); Retry-After says when to retry. */

@@ -61,7 +61,7 @@ export async function connectRedis(config: RedisConfig, log: FastifyBaseLogger):
     down = true;
     log.error(
       { redis: where, reason: describeError(error) },
-      'Redis unavailable: sign-in, recovery, sign-up and contact answer 503 until it is back',
+      'Redis unavailable: the actions counted there (sign-in, two-factor, single sign-on, recovery, sign-up, e-mail verification, contact) answer 503 until it is back',
     );
   }
 
