@@ -1,17 +1,11 @@
 import { CONTACT_STATUSES, type ContactStatus, type ContactSubmission } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDate } from '../../../lib/format.js';
 import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
 import { STATUS_LABELS, StatusChip } from './contact-status.js';
@@ -60,17 +54,15 @@ const columns: DataTableColumn<ContactSubmission>[] = [
 /** The contact-form inbox (ADM-INBOX-1, beyond the product specification): newest first, by status, each message opened whole. */
 export function ContactsTab() {
   const [status, setStatus] = useState<ContactStatus | ''>('');
-  const paging = useServerPage(PAGE_SIZE);
   const [opened, setOpened] = useState<ContactSubmission>();
   const markRead = useUpdateContactStatus();
   const open = (message: ContactSubmission) => {
     setOpened(message);
     if (message.status === 'new') markRead.mutate({ id: message.id, status: 'read' });
   };
-  const query = useQuery(
-    contactsQueryOptions({ skip: paging.skip, limit: paging.limit, status: status === '' ? undefined : status }),
+  const { paging, table } = useServerPagedList(PAGE_SIZE, (page) =>
+    contactsQueryOptions({ ...page, status: status === '' ? undefined : status }),
   );
-  const pagination = useServerPagination(paging, query.data?.count);
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
@@ -91,14 +83,13 @@ export function ContactsTab() {
       <DataTable
         aria-label="Contact messages"
         columns={columns}
-        {...listQueryProps(query)}
+        {...table}
         rowKey={(row) => row.id}
         loadingText="Loading messages..."
         emptyText={status === '' ? 'No messages yet.' : 'No messages with this status.'}
         errorText="Error loading messages. Please try again later."
         onRowClick={open}
         onRowPreload={ContactMessageDialog.preload}
-        pagination={pagination}
       />
       <ContactMessageDialog message={opened} onClose={() => setOpened(undefined)} />
     </Box>
