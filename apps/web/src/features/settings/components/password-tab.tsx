@@ -1,5 +1,4 @@
 import { ErrorCode, type UpdatePassword } from '@dataplatform/contract';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -13,6 +12,7 @@ import { ApiError, failureText } from '../../../lib/api-error.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useChangePassword } from '../api/change-password.js';
+import { FormError } from '../../../components/form-error.js';
 
 const loadSchema = () => import('./password-schema.js').then((module) => module.UpdatePasswordSchema);
 
@@ -93,11 +93,7 @@ export function PasswordTab() {
       <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
         Change Password
       </Typography>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
+      <FormError message={formError} />
       <PasswordField
         {...withServerError(passwordFieldProps(form, 'current_password'), 'current_password')}
         label="Current Password"

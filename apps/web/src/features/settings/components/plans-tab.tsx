@@ -35,6 +35,7 @@ import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/pa
 import { plansQueryOptions, useCreatePlan, useDeletePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
 import { subscriptionQueryOptions, useCancelSubscription, useSubscribe } from '../api/subscription.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { FormError } from '../../../components/form-error.js';
 
 // Only superusers edit plans: the form (react-hook-form, zod) loads when they open it.
 const PlanDialog = lazy(() => import('./plan-dialog.js').then((m) => ({ default: m.PlanDialog })));
@@ -381,11 +382,7 @@ function SubscribeForm({
       <DialogTitle id={titleId}>{switching ? `Switch to ${plan.name}` : `Subscribe to ${plan.name}`}</DialogTitle>
       <DialogContent>
         <Typography sx={{ mb: 2 }}>{planPriceText(plan)}</Typography>
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-            {problem}
-          </Alert>
-        ) : undefined}
+        <FormError message={problem} sx={{ mb: 2 }} />
         {methods.isPending ? (
           <LoadingLine>Loading payment methods...</LoadingLine>
         ) : cards.length === 0 ? (

@@ -23,6 +23,7 @@ import { PasswordField } from '../../../components/password-field.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useConfirmTwoFactor, useDisableTwoFactor } from '../api/two-factor.js';
+import { FormError } from '../../../components/form-error.js';
 
 const CODE_INPUT = { inputMode: 'numeric', maxLength: 7 } as const;
 
@@ -140,11 +141,7 @@ export function SetupStep({
         2. Enter the 6-digit code the app shows
       </Typography>
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2, maxWidth: 320 }}>
-        {formError ? (
-          <Alert severity="error" role="alert">
-            {formError}
-          </Alert>
-        ) : undefined}
+        <FormError message={formError} />
         <TextField
           {...fieldProps(form, 'code')}
           label="Authentication code"
@@ -193,11 +190,7 @@ export function DisableForm() {
         Turn off two-factor authentication
       </Typography>
       <Typography>Enter your password and a current code from your authenticator app.</Typography>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
+      <FormError message={formError} />
       <PasswordField
         {...passwordFieldProps(form, 'password')}
         label="Password"

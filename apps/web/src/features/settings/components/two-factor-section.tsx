@@ -10,6 +10,7 @@ import { showToast } from '../../../lib/toast-store.js';
 import { twoFactorStatusQueryOptions, useBeginTwoFactorSetup } from '../api/two-factor.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
+import { FormError } from '../../../components/form-error.js';
 
 // The forms (react-hook-form, zod) load when one shows: the tab itself needs neither.
 const SetupStep = lazy(() => import('./two-factor-forms.js').then((m) => ({ default: m.SetupStep })));
@@ -143,11 +144,7 @@ export function TwoFactorSection() {
         <Typography>
           <strong>Off.</strong> Add a second step to signing in: a 6-digit code from an authenticator app on your phone.
         </Typography>
-        {beginError ? (
-          <Alert severity="error" role="alert">
-            {beginError}
-          </Alert>
-        ) : undefined}
+        <FormError message={beginError} />
         <Box>
           <Button variant="contained" loading={begin.isPending} onClick={() => void start()}>
             Turn on two-factor authentication
