@@ -1,8 +1,10 @@
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { FormError } from '../../../components/form-error.js';
 import { Logo } from '../../../components/logo.js';
 
@@ -21,5 +23,17 @@ export function AuthCard({ title, error, children }: { title: string; error?: st
         {children}
       </Paper>
     </Container>
+  );
+}
+
+/** The line under an auth form that leads to another screen: "Already have an account? Log In". */
+export function AuthCardLink({ prompt, to, children }: { prompt?: string; to: string; children: ReactNode }) {
+  return (
+    <Typography sx={{ textAlign: 'center' }}>
+      {prompt === undefined ? undefined : <>{prompt} </>}
+      <Link component={RouterLink} to={to}>
+        {children}
+      </Link>
+    </Typography>
   );
 }
