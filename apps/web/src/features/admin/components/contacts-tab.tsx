@@ -9,6 +9,7 @@ import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDate } from '../../../lib/format.js';
 import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
 import { STATUS_LABELS, StatusChip } from './contact-status.js';
+import { TabHeader } from '../../../components/tab-heading.js';
 
 // A message's dialog (MUI's Dialog and Modal) loads as the pointer or the focus nears the table (decision 030).
 const ContactMessageDialog = lazyDialog(
@@ -66,10 +67,7 @@ export function ContactsTab() {
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-          Contact messages
-        </Typography>
+      <TabHeader title="Contact messages">
         <FilterSelect
           label="Status"
           value={status}
@@ -79,7 +77,7 @@ export function ContactsTab() {
           }}
           options={CONTACT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
         />
-      </Box>
+      </TabHeader>
       <DataTable
         aria-label="Contact messages"
         columns={columns}

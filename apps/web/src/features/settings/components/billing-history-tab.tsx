@@ -6,6 +6,7 @@ import { DataTable, type DataTableColumn } from '../../../components/data-table.
 import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { transactionsQueryOptions } from '../api/transactions.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 /** Status colours (SET-BILLING-2): succeeded green, pending amber, failed red. */
 const STATUS_COLORS = { succeeded: 'success', pending: 'warning', failed: 'error' } as const;
@@ -53,9 +54,7 @@ export function BillingHistoryTab() {
   const { table } = useServerPagedList(TRANSACTIONS_PAGE_SIZE, transactionsQueryOptions);
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Billing History
-      </Typography>
+      <TabHeading>Billing History</TabHeading>
       <DataTable
         aria-label="Billing history"
         columns={columns}
