@@ -4,7 +4,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { FormDialog } from '../../../components/form-dialog.js';
@@ -150,18 +150,16 @@ export function SsoTab() {
         {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired={false} />}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete Connection"
         loading={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(connection) => remove.mutate(connection.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the connection &quot;{deleting?.name}&quot;? People of its domains will no
         longer sign in with it.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
     </TabBody>
   );
 }

@@ -11,7 +11,7 @@ import IconButton from '@mui/material/IconButton';
 import { DialogCheckboxField, DialogTextField } from '../../../components/dialog-fields.js';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { useServerPagedList } from '../../../components/server-paged-list.js';
@@ -176,17 +176,15 @@ export function TenantsTab() {
         {(form) => <TenantFields form={form} />}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete Tenant"
         loading={deleteTenant.isPending}
-        onConfirm={() => {
-          if (deleting) deleteTenant.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(tenant) => deleteTenant.mutate(tenant.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the tenant &quot;{deleting?.name}&quot;? This action cannot be undone.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
       <TenantMembersDialog tenant={members} onClose={() => setMembers(undefined)} />
     </TabBody>

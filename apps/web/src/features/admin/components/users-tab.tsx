@@ -8,7 +8,7 @@ import Chip from '@mui/material/Chip';
 import { DialogCheckboxField, DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { FormDialog } from '../../../components/form-dialog.js';
@@ -218,48 +218,39 @@ export function UsersTab() {
         }}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete User"
         loading={deleteUser.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          deleteUser.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(user) => deleteUser.mutate(user.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
-      <LazyConfirmDialog
-        open={signingOut !== undefined}
+      <LazyRowConfirmDialog
+        row={signingOut}
         title="Sign Out Everywhere"
         confirmLabel="Sign out"
         loading={signOutEverywhere.isPending}
-        onConfirm={() => {
-          if (!signingOut) return;
-          signOutEverywhere.mutate(signingOut, { onSettled: () => setSigningOut(undefined) });
-        }}
+        onConfirm={(user) => signOutEverywhere.mutate(user, { onSettled: () => setSigningOut(undefined) })}
         onClose={() => setSigningOut(undefined)}
       >
         {signingOut?.id === ownId
           ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
           : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
-      <LazyConfirmDialog
-        open={resettingTwoFactor !== undefined}
+      <LazyRowConfirmDialog
+        row={resettingTwoFactor}
         title="Reset Two-Factor Authentication"
         confirmLabel="Reset"
         loading={resetTwoFactor.isPending}
-        onConfirm={() => {
-          if (!resettingTwoFactor) return;
-          resetTwoFactor.mutate(resettingTwoFactor, { onSettled: () => setResettingTwoFactor(undefined) });
-        }}
+        onConfirm={(user) => resetTwoFactor.mutate(user, { onSettled: () => setResettingTwoFactor(undefined) })}
         onClose={() => setResettingTwoFactor(undefined)}
       >
         {`Turn off two-factor authentication for "${resettingTwoFactor?.email}" and sign them out everywhere? Do this only for someone who lost both their authenticator and their recovery codes, once you know it is them. They will sign in with their password alone and are told by e-mail.`}
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
     </TabBody>
   );
 }
