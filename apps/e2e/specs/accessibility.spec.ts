@@ -1,13 +1,8 @@
-import { expect, expectNoSeriousA11yViolations, test } from '../support/fixtures.js';
+import { expect, expectNoSeriousA11yViolations, MARKETING_PAGES, test } from '../support/fixtures.js';
 
 /** Every screen the other specs walk, with what shows it is ready. */
 const PUBLIC_PAGES = [
-  ['/studio', 'AI-assisted full-stack coding and business-intelligence reporting'],
-  ['/about-us', 'We turn very large data into reports people trust'],
-  ['/data-engineering', 'Data engineering and analytics consulting'],
-  ['/high-scale-tableau', 'High-scale Tableau deployments'],
-  ['/transparency-pipeline', 'A price-transparency data pipeline for healthcare'],
-  ['/contact', 'Contact Us'],
+  ...MARKETING_PAGES,
   ['/login', 'Log In'],
   ['/signup', 'Sign Up'],
   ['/recover-password', 'Password Recovery'],

@@ -1,4 +1,4 @@
-import { expect, SHOTS_DIR, TENANT_DB_URL, test, toast, uniqueTag } from '../support/admin.js';
+import { deleteRow, expect, SHOTS_DIR, TENANT_DB_URL, test, toast, uniqueTag } from '../support/admin.js';
 
 /** The password part of a PostgreSQL URL (what must never reach the page). */
 function passwordOf(url: string): string {
@@ -87,14 +87,7 @@ test('creates, checks, edits and deletes a tenant; its database password never r
   expect(html).not.toContain(`:${password}@`);
   expect(html).not.toContain(encodeURIComponent(password) + '@');
 
-  await row.getByRole('button', { name: `Delete tenant ${name}` }).click();
-  dialog = page.getByRole('dialog', { name: 'Delete Tenant' });
-  await expect(dialog).toContainText(
-    `Are you sure you want to delete the tenant "${name}"? This action cannot be undone.`,
-  );
-  await dialog.getByRole('button', { name: 'Delete' }).click();
-  await expect(toast(page, 'Tenant deleted successfully')).toBeVisible();
-  await expect(dialog).toHaveCount(0);
+  await deleteRow(page, row, 'tenant', name);
   await expect(table).not.toContainText(name);
   expect(await api.tenantByName(name)).toBeUndefined();
 });

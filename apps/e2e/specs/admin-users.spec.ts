@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import { expect, test, toast, uniqueTag } from '../support/admin.js';
+import { deleteRow, expect, test, toast, uniqueTag } from '../support/admin.js';
 import { apiLogin, expectNoSeriousA11yViolations } from '../support/fixtures.js';
 
 test('the admin area opens on the Users tab, and every tab has its own URL', async ({ page, admin: _admin }) => {
@@ -177,14 +177,7 @@ test('creates, edits and deletes a user through the dialogs, with their rules an
   await expect(dialog).toHaveCount(0);
   await expect(row).toContainText(`${email}Grace B. HopperInactiveAdmin`);
 
-  await row.getByRole('button', { name: `Delete user ${email}` }).click();
-  dialog = page.getByRole('dialog', { name: 'Delete User' });
-  await expect(dialog).toContainText(
-    `Are you sure you want to delete the user "${email}"? This action cannot be undone.`,
-  );
-  await dialog.getByRole('button', { name: 'Delete' }).click();
-  await expect(toast(page, 'User deleted successfully')).toBeVisible();
-  await expect(dialog).toHaveCount(0);
+  await deleteRow(page, row, 'user', email);
   await expect(table).toContainText(`No users match "${tag}".`);
   const left = await api.send<{ count: number }>('GET', `/users/?q=${tag}`);
   expect(left.count).toBe(0);

@@ -1,24 +1,11 @@
-import { expect, test, uniqueEmail } from '../support/fixtures.js';
+import { expect, signUpAndLogIn, test, uniqueEmail } from '../support/fixtures.js';
 import { linkIn, waitForMailTo } from '../support/mailbox.js';
 
 test('signup, login and logout; the logged-out token is refused', async ({ page, request }) => {
   const email = uniqueEmail('signup');
   const password = 'Correct-Horse-42';
 
-  await page.goto('/signup');
-  await page.getByLabel('Full Name').fill('Sam Signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByLabel('Confirm Password').fill(password);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('heading', { name: 'Log In' })).toBeVisible();
-
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  // Login goes to /, which is the Studio product page.
-  await expect(page).toHaveURL(/\/studio$/);
+  await signUpAndLogIn(page, { fullName: 'Sam Signup', email, password });
   const token = await page.evaluate(() => localStorage.getItem('access_token'));
   expect(token).toBeTruthy();
   const storedUser = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as unknown);
@@ -96,10 +83,9 @@ test('the eye button toggles the login password between hidden and visible', asy
   await expect(password).toHaveAttribute('type', 'password');
 });
 
-test('the auth screens redirect to / when a token is stored', async ({ page, createAccount, signIn }) => {
-  // A live session: the signed-in shell asks the server for the member's tenants, and a token the
+test('the auth screens redirect to / when a token is stored', async ({ page, user: _user }) => {
+  // A live session (`user`): the signed-in shell asks the server for the member's tenants, and a token the
   // server refuses is rightly dropped on that answer, so a made-up token would race the redirects.
-  await signIn(page, await createAccount());
   for (const path of ['/login', '/signup', '/recover-password', '/reset-password?token=abc']) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/studio$/);

@@ -1,23 +1,14 @@
-import type { Page } from '@playwright/test';
-import { documentationAddress, expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
+import {
+  documentationAddress,
+  expect,
+  expectNoSeriousA11yViolations,
+  signUpAndLogIn,
+  test,
+  uniqueEmail,
+} from '../support/fixtures.js';
 import { linkIn, waitForMailTo } from '../support/mailbox.js';
 
 /** Verified e-mail addresses (decision 029): sign-up to a verified account through the mailed link. */
-
-async function signUpAndLogIn(page: Page, email: string, password: string) {
-  await page.goto('/signup');
-  await page.getByLabel('Full Name').fill('Vera Fication');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByLabel('Confirm Password').fill(password);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('heading', { name: 'Log In' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await expect(page).toHaveURL(/\/studio$/);
-}
 
 // A browser of its own address: sign-ups are limited per address, and the suite signs up often.
 test.use({ extraHTTPHeaders: { 'x-forwarded-for': documentationAddress() } });
@@ -30,7 +21,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
     test('signs up, asks for a new link from the banner, and verifies through the mailed link', async ({ page }) => {
       const email = uniqueEmail('verify');
-      await signUpAndLogIn(page, email, 'Verify-Me-Please-42');
+      await signUpAndLogIn(page, { fullName: 'Vera Fication', email, password: 'Verify-Me-Please-42' });
       const welcome = await waitForMailTo(email);
       expect(welcome.subject).toBe('Welcome to Data Platform');
 

@@ -1,5 +1,5 @@
 import type { Frame, Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures.js';
+import { expect, MARKETING_PAGES, test } from '../support/fixtures.js';
 import { isChunk } from '../support/chunks.js';
 
 test('/ goes to the Studio page', async ({ page }) => {
@@ -135,16 +135,8 @@ test('the theme toggle switches to dark and the choice survives a reload', async
 });
 
 test('marketing pages arrive prerendered with their own title and description', async ({ request }) => {
-  const pages = [
-    ['/studio', 'AI-assisted full-stack coding and business-intelligence reporting'],
-    ['/about-us', 'We turn very large data into reports people trust'],
-    ['/data-engineering', 'Data engineering and analytics consulting'],
-    ['/high-scale-tableau', 'High-scale Tableau deployments'],
-    ['/transparency-pipeline', 'A price-transparency data pipeline for healthcare'],
-    ['/contact', 'Contact Us'],
-  ] as const;
   const titles = new Set<string>();
-  for (const [path, heading] of pages) {
+  for (const [path, heading] of MARKETING_PAGES) {
     const response = await request.get(path, { headers: { accept: 'text/html' } });
     expect(response.status(), path).toBe(200);
     const html = await response.text();
@@ -155,10 +147,10 @@ test('marketing pages arrive prerendered with their own title and description', 
     expect(description?.length ?? 0, path).toBeGreaterThan(50);
     titles.add(title ?? '');
   }
-  expect(titles.size).toBe(pages.length);
+  expect(titles.size).toBe(MARKETING_PAGES.length);
 
   const sitemap = await (await request.get('/sitemap.xml')).text();
-  for (const [path] of pages) expect(sitemap).toContain(`${path}</loc>`);
+  for (const [path] of MARKETING_PAGES) expect(sitemap).toContain(`${path}</loc>`);
   const robots = await (await request.get('/robots.txt')).text();
   expect(robots).toContain('Sitemap: ');
   expect(robots).toContain('Disallow: /admin');

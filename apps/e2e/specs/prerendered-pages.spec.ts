@@ -161,12 +161,7 @@ test("what is typed before the app arrives stays, a send that early is not the b
   expect(sends).toEqual(['POST']);
 });
 
-test('on a marketing page a signed-in visitor can reach Studio and log out', async ({
-  page,
-  createAccount,
-  signIn,
-}) => {
-  await signIn(page, await createAccount());
+test('on a marketing page a signed-in visitor can reach Studio and log out', async ({ page, user: _user }) => {
   await page.goto('/about-us');
   await page.getByRole('button', { name: 'account menu' }).click();
   await expect(page.getByRole('menuitem', { name: 'Studio' })).toBeVisible();
@@ -232,8 +227,7 @@ test.describe('auth screens', () => {
     expect(sends).toEqual(['POST']);
   });
 
-  test('a signed-in visitor is sent on from the login screen', async ({ page, createAccount, signIn }) => {
-    await signIn(page, await createAccount());
+  test('a signed-in visitor is sent on from the login screen', async ({ page, user: _user }) => {
     await page.goto('/login');
     await expect(page).toHaveURL(/\/studio$/);
   });
@@ -259,9 +253,7 @@ test.describe('signed-in tabs', () => {
     return errors;
   }
 
-  test('paint their frame at once, then the app renders the tab', async ({ page, createAccount, signIn }) => {
-    const account = await createAccount();
-    await signIn(page, account);
+  test('paint their frame at once, then the app renders the tab', async ({ page, user: account }) => {
     const errors = recordConsoleErrors(page);
     const releaseApp = await holdApp(page);
     const response = await page.goto('/settings/profile');
@@ -280,12 +272,7 @@ test.describe('signed-in tabs', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the danger zone is in its frame before the app, and works once the app runs', async ({
-    page,
-    createAccount,
-    signIn,
-  }) => {
-    await signIn(page, await createAccount());
+  test('the danger zone is in its frame before the app, and works once the app runs', async ({ page, user: _user }) => {
     const errors = recordConsoleErrors(page);
     const releaseApp = await holdApp(page);
     await page.goto('/settings/danger-zone');

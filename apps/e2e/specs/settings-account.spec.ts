@@ -22,10 +22,8 @@ async function tabNames(page: Page): Promise<string[]> {
 
 test('the tabs are in the SET-TABS-1 order, each at its own URL, reloadable and reachable with Back', async ({
   page,
-  createAccount,
-  signIn,
+  user: _user,
 }) => {
-  await signIn(page, await createAccount());
   await page.goto('/settings');
   await expect(page).toHaveURL(/\/settings\/profile$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
@@ -54,11 +52,8 @@ test('a superuser has no Danger zone, and its URL goes to the profile', async ({
 
 test('the profile edits name and e-mail with the SET-PROFILE-2 rules, and Cancel keeps what was there', async ({
   page,
-  createAccount,
-  signIn,
+  user: account,
 }) => {
-  const account = await createAccount();
-  await signIn(page, account);
   await page.goto('/settings/profile');
   await expect(page.getByText(account.email)).toBeVisible();
 
@@ -118,11 +113,8 @@ test('the profile edits name and e-mail with the SET-PROFILE-2 rules, and Cancel
 test('the password changes with the AUTH-VALID messages, and this session stays signed in', async ({
   page,
   request,
-  createAccount,
-  signIn,
+  user: account,
 }) => {
-  const account = await createAccount();
-  await signIn(page, account);
   await page.goto('/settings/password');
   const current = page.getByRole('textbox', { name: 'Current Password', exact: true });
   const next = page.getByRole('textbox', { name: 'New Password', exact: true });
@@ -209,11 +201,8 @@ test('a download role gives a button whose file arrives under its server-given n
 test('deleting the account asks first, then ends at /login with the account gone', async ({
   page,
   request,
-  createAccount,
-  signIn,
+  user: account,
 }) => {
-  const account = await createAccount();
-  await signIn(page, account);
   await page.goto('/settings/danger-zone');
   await page.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirmation Required' });

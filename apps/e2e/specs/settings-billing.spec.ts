@@ -29,10 +29,8 @@ function planCard(page: Page, name: string) {
 
 test('cards: the field checks like Stripe’s, a decline shows the provider’s reason, default and delete work', async ({
   page,
-  createAccount,
-  signIn,
+  user: _user,
 }) => {
-  await signIn(page, await createAccount());
   await page.goto('/settings/payment-methods');
   await expect(page.getByText('No payment methods added yet.')).toBeVisible();
 

@@ -63,9 +63,8 @@ test('a user who belongs to no tenant sees no switcher; at 390 px a member sees 
   request,
   createAccount,
   signIn,
+  user: _loner,
 }) => {
-  const loner = await createAccount();
-  await signIn(page, loner);
   await page.goto('/settings/profile');
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'My profile' })).toBeVisible();

@@ -225,10 +225,8 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
 
 test('a reader without reports:write sees no New report or Edit, and the editor says why', async ({
   page,
-  createAccount,
-  signIn,
+  user: _user,
 }) => {
-  await signIn(page, await createAccount());
   await page.goto('/studio/reports');
   await expect(page.getByRole('link', { name: 'Negotiated rates by payer' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New report' })).toHaveCount(0);

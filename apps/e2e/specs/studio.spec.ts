@@ -70,10 +70,8 @@ test('a visitor who is not signed in is sent to log in from a report', async ({ 
 
 test('Studio is in the account menu, and without a tenant the list says how to get one', async ({
   page,
-  createAccount,
-  signIn,
+  user: _user,
 }) => {
-  await signIn(page, await createAccount());
   await page.goto('/settings/profile');
   await page.getByRole('button', { name: 'account menu' }).click();
   await page.getByRole('menuitem', { name: 'Studio' }).click();

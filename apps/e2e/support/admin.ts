@@ -126,6 +126,23 @@ export async function findRow(page: Page, table: Locator, text: string): Promise
   throw new Error(`no row with "${text}"`);
 }
 
+/**
+ * Deletes a row of an admin table as a person does, with the texts every admin deletion has: the
+ * row's "Delete <noun> <name>" button, the "Delete <Noun>" dialog and its question, Delete, then the
+ * "<Noun> deleted successfully" toast and the dialog gone.
+ */
+export async function deleteRow(page: Page, row: Locator, noun: string, name: string): Promise<void> {
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+  await row.getByRole('button', { name: `Delete ${noun} ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Delete ${Noun}` });
+  await expect(dialog).toContainText(
+    `Are you sure you want to delete the ${noun} "${name}"? This action cannot be undone.`,
+  );
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page, `${Noun} deleted successfully`)).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+}
+
 /** The toast with this text. */
 export function toast(page: Page, text: string): Locator {
   return page.getByRole('alert').filter({ hasText: text });

@@ -16,6 +16,16 @@ export interface TestAccount {
   isSuperuser: boolean;
 }
 
+/** The marketing pages (the contact page among them), each with its first heading. */
+export const MARKETING_PAGES = [
+  ['/studio', 'AI-assisted full-stack coding and business-intelligence reporting'],
+  ['/about-us', 'We turn very large data into reports people trust'],
+  ['/data-engineering', 'Data engineering and analytics consulting'],
+  ['/high-scale-tableau', 'High-scale Tableau deployments'],
+  ['/transparency-pipeline', 'A price-transparency data pipeline for healthcare'],
+  ['/contact', 'Contact Us'],
+] as const;
+
 export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 }
@@ -39,6 +49,29 @@ export async function apiLogin(request: APIRequestContext, email: string, passwo
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * Signs up through the form as a visitor would, then logs in with the new account from the login
+ * screen it lands on; login goes to /, which is the Studio product page.
+ */
+export async function signUpAndLogIn(
+  page: Page,
+  { fullName, email, password }: { fullName: string; email: string; password: string },
+): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('Full Name').fill(fullName);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Log In' })).toBeVisible();
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/studio$/);
+}
+
 export interface WorkerFixtures {
   adminToken: string;
 }
@@ -48,6 +81,8 @@ export interface TestFixtures {
   createAccount: (options?: { isSuperuser?: boolean }) => Promise<TestAccount>;
   /** Puts a signed-in session for `account` into the page's storage, as a login would. */
   signIn: (page: Page, account: TestAccount) => Promise<void>;
+  /** A fresh plain account (no superuser), signed in on `page`. */
+  user: TestAccount;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -100,6 +135,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         [token, JSON.stringify({ id: account.id, email: account.email, is_superuser: account.isSuperuser })] as const,
       );
     });
+  },
+  user: async ({ page, createAccount, signIn }, use) => {
+    const account = await createAccount();
+    await signIn(page, account);
+    await use(account);
   },
 });
 

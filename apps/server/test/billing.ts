@@ -78,6 +78,26 @@ export async function subscribe(ctx: TestContext, user: TestUser, planId: string
   });
 }
 
+/** `POST /subscriptions/payment-intent` for a plan: what the card step of the browser confirms. */
+export function createPaymentIntent(ctx: TestContext, user: TestUser, planId: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: `${API}/payment-intent`,
+    headers: user.headers,
+    payload: { plan_id: planId },
+  });
+}
+
+/** `POST /subscriptions/sandbox/advance` as `caller`: moves a user's sandbox clock on by `seconds`. */
+export function advanceSandboxClock(ctx: TestContext, caller: TestUser, userId: string, seconds: number | string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: `${API}/sandbox/advance`,
+    headers: caller.headers,
+    payload: { user_id: userId, seconds },
+  });
+}
+
 export async function getJson<T>(ctx: TestContext, user: TestUser, path: string): Promise<T> {
   const response = await ctx.app.inject({ method: 'GET', url: `${API}${path}`, headers: user.headers });
   expect(response.statusCode, response.body).toBe(200);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.js';
 import { createRenewalWorker } from '../src/modules/billing/subscriptions/renewal.worker.js';
 import { createRole } from './authz-fixtures.js';
-import { API, createPlan, queryRows, savedCard, subscribe, TEST_CARD } from './billing.js';
+import { advanceSandboxClock, API, createPlan, queryRows, savedCard, subscribe, TEST_CARD } from './billing.js';
 import { createUser, useTestContext, type TestUser } from './harness.js';
 import { isRecoveryMailTo, mailAfter, resetTokenFrom } from './mail.js';
 
@@ -209,13 +209,7 @@ describe('races', () => {
       return { role, plan };
     }
 
-    const advance = (user: TestUser, seconds: number) =>
-      ctx.app.inject({
-        method: 'POST',
-        url: `${API}/sandbox/advance`,
-        headers: admin.headers,
-        payload: { user_id: user.id, seconds },
-      });
+    const advance = (user: TestUser, seconds: number) => advanceSandboxClock(ctx, admin, user.id, seconds);
 
     it(`PLAN-ROLES-10: a subscribe clicked ${WAYS} times at once charges and grants once`, async () => {
       const { plan } = await planWithRole();

@@ -1,7 +1,8 @@
 import type { TenantPublic } from '@dataplatform/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
 import { createTestContext, createUser, loginRequest, type TestContext, type TestUser } from '../../test/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -31,6 +32,30 @@ function captureLog() {
       return raw.map((line) => JSON.parse(line) as LogLine).filter((line) => line.reqId === reqId);
     },
   };
+}
+
+/**
+ * For a describe: an app built with `trustProxy` (as TRUST_PROXY sets it) and its request log
+ * captured, before the tests and closed after them; `inject` sends it a request.
+ */
+function useAppBehindProxies(trustProxy: Config['trustProxy']) {
+  const log = captureLog();
+  let ctx: TestContext | undefined;
+  let app: FastifyInstance | undefined;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    app = await buildApp(
+      { ...ctx.config, trustProxy, logLevel: 'info' },
+      { database: ctx.database, clock: ctx.clock, logStream: log.stream },
+    );
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ctx?.close();
+  });
+  return { log, inject: (request: InjectOptions) => app!.inject(request) };
 }
 
 describe('request logs and request ids', () => {
@@ -151,26 +176,11 @@ describe('request logs and request ids', () => {
 });
 
 describe('behind a trusted proxy (TRUST_PROXY=true)', () => {
-  const log = captureLog();
-  let ctx: TestContext;
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    app = await buildApp(
-      { ...ctx.config, trustProxy: true, logLevel: 'info' },
-      { database: ctx.database, clock: ctx.clock, logStream: log.stream },
-    );
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-  });
+  const { log, inject } = useAppBehindProxies(true);
 
   it("keeps the proxy's X-Request-Id: in the log and echoed back", async () => {
     const id = 'b6c3e9f0a1d24c58.edge-7:42';
-    const response = await app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { 'x-request-id': id } });
+    const response = await inject({ method: 'GET', url: '/api/v1/users/me', headers: { 'x-request-id': id } });
     expect(response.statusCode).toBe(401);
     expect(response.headers['x-request-id']).toBe(id);
     expect(log.of(id)).toMatchObject([{ msg: 'request completed', status: 401 }]);
@@ -182,38 +192,23 @@ describe('behind a trusted proxy (TRUST_PROXY=true)', () => {
     ['with quotes and angle brackets', '"><script>'],
     ['empty', ''],
   ])('replaces an id that is %s with a new UUID', async (_, id) => {
-    const response = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
+    const response = await inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
     expect(response.headers['x-request-id']).toMatch(UUID);
     expect(log.of(response.headers['x-request-id'] as string)).toHaveLength(1);
   });
 
   it('accepts an id of 128 characters', async () => {
     const id = 'f'.repeat(128);
-    const response = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
+    const response = await inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
     expect(response.headers['x-request-id']).toBe(id);
   });
 });
 
 describe('behind listed proxies (TRUST_PROXY=10.0.0.0/8,::1)', () => {
-  const log = captureLog();
-  let ctx: TestContext;
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    app = await buildApp(
-      { ...ctx.config, trustProxy: ['10.0.0.0/8', '::1'], logLevel: 'info' },
-      { database: ctx.database, clock: ctx.clock, logStream: log.stream },
-    );
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-  });
+  const { log, inject } = useAppBehindProxies(['10.0.0.0/8', '::1']);
 
   it("keeps a listed proxy's X-Request-Id and client address", async () => {
-    const response = await app.inject({
+    const response = await inject({
       method: 'GET',
       url: '/healthz',
       remoteAddress: '10.1.2.3',
@@ -224,7 +219,7 @@ describe('behind listed proxies (TRUST_PROXY=10.0.0.0/8,::1)', () => {
   });
 
   it('ignores both headers from a client that reaches the server directly', async () => {
-    const response = await app.inject({
+    const response = await inject({
       method: 'GET',
       url: '/healthz',
       remoteAddress: '203.0.113.9',

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import DialogActions from '@mui/material/DialogActions';
@@ -11,6 +10,7 @@ import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-h
 import type { z } from 'zod';
 import { applyServerErrors } from '../lib/form-errors.js';
 import type { FormDialogProps } from './form-dialog.js';
+import { FormError } from './form-error.js';
 
 /** FormDialog's form (react-hook-form and the zod resolver load with the dialog, on its first opening). */
 export function FormDialogBody<TValues extends FieldValues, TParsed>({
@@ -57,11 +57,7 @@ export function FormDialogBody<TValues extends FieldValues, TParsed>({
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-          {formError ? (
-            <Alert severity="error" role="alert">
-              {formError}
-            </Alert>
-          ) : undefined}
+          <FormError message={formError} />
           {children(form)}
           {!allowed && disabledReason ? <FormHelperText id={reasonId}>{disabledReason}</FormHelperText> : undefined}
         </Box>

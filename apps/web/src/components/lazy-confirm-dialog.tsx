@@ -6,3 +6,20 @@ export const LazyConfirmDialog = lazyDialog<ConfirmDialogProps>(
   () => import('./confirm-dialog.js').then((m) => m.ConfirmDialog),
   (props) => props.open,
 );
+
+/** A LazyConfirmDialog about one row of a table: open while `row` is set; Confirm hands that row to `onConfirm`. */
+export function LazyRowConfirmDialog<TRow>({
+  row,
+  onConfirm,
+  ...props
+}: Omit<ConfirmDialogProps, 'open' | 'onConfirm'> & { row: TRow | undefined; onConfirm: (row: TRow) => void }) {
+  return (
+    <LazyConfirmDialog
+      {...props}
+      open={row !== undefined}
+      onConfirm={() => {
+        if (row !== undefined) onConfirm(row);
+      }}
+    />
+  );
+}

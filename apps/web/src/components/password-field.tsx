@@ -71,3 +71,10 @@ export function PasswordField({
     </FormControl>
   );
 }
+
+/** The account's own password, typed to sign in or to confirm a change: "Password", for the password manager to fill. */
+export function CurrentPasswordField(
+  props: Omit<PasswordFieldProps, 'label' | 'autoComplete' | 'required' | 'fullWidth'>,
+) {
+  return <PasswordField {...props} label="Password" autoComplete="current-password" required fullWidth />;
+}

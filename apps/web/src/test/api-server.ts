@@ -41,6 +41,23 @@ export function recordRequests(): RecordedRequest[] {
   return requests;
 }
 
+/**
+ * Answers `GET` of a server-paged list (`path`, e.g. '/users/') from `all`, honouring skip and limit,
+ * once `gate` opens; records every URL from then on.
+ */
+export function servePagedList(path: string, all: unknown[], gate: Promise<void> = Promise.resolve()) {
+  server.use(
+    http.get(`*/api/v1${path}`, async ({ request }) => {
+      await gate;
+      const params = new URL(request.url).searchParams;
+      const skip = Number(params.get('skip'));
+      const limit = Number(params.get('limit'));
+      return HttpResponse.json({ data: all.slice(skip, skip + limit), count: all.length });
+    }),
+  );
+  return recordRequests();
+}
+
 /** The URLs of the recorded requests, in order. */
 export const urlsOf = (requests: RecordedRequest[]): string[] => requests.map((request) => request.url);
 

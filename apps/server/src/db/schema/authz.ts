@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
+import { createdAt, ownerId, updatedAt } from './columns.js';
 import { users } from './users.js';
 
 /** Who made and last changed a row; kept (as NULL) when that user is deleted. */
@@ -38,12 +38,8 @@ export const permissions = pgTable(
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
+    roleId: ownerId('role_id', () => roles.id),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -53,12 +49,8 @@ export const userRoles = pgTable(
 export const rolePermissions = pgTable(
   'role_permissions',
   {
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    permissionId: uuid('permission_id')
-      .notNull()
-      .references(() => permissions.id, { onDelete: 'cascade' }),
+    roleId: ownerId('role_id', () => roles.id),
+    permissionId: ownerId('permission_id', () => permissions.id),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

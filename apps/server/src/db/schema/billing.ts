@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt, timestamptz } from './columns.js';
+import { createdAt, ownerId, timestamptz, updatedAt } from './columns.js';
 import { roles } from './authz.js';
 import { users } from './users.js';
 
@@ -43,12 +43,8 @@ export const plans = pgTable(
 export const planRoles = pgTable(
   'plan_roles',
   {
-    planId: uuid('plan_id')
-      .notNull()
-      .references(() => plans.id, { onDelete: 'cascade' }),
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
+    planId: ownerId('plan_id', () => plans.id),
+    roleId: ownerId('role_id', () => roles.id),
   },
   (t) => [primaryKey({ columns: [t.planId, t.roleId] }), index('plan_roles_role_idx').on(t.roleId)],
 );
@@ -57,9 +53,7 @@ export const planRoles = pgTable(
 export const billingCustomers = pgTable(
   'billing_customers',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
     providerCustomerId: text('provider_customer_id').notNull().unique(),
     /**
@@ -77,9 +71,7 @@ export const paymentMethods = pgTable(
   'payment_methods',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
     providerPaymentMethodId: text('provider_payment_method_id').notNull().unique(),
     cardType: text('card_type').notNull(),
@@ -105,9 +97,7 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     // Null only once a plan with ended subscriptions is deleted; the check keeps live ones on a plan.
     planId: uuid('plan_id').references(() => plans.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['active', 'past_due', 'canceled'] }).notNull(),
@@ -138,9 +128,7 @@ export const transactions = pgTable(
   'transactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
     planId: uuid('plan_id').references(() => plans.id, { onDelete: 'set null' }),
     kind: text('kind', { enum: ['subscribe', 'renewal', 'payment_intent'] }).notNull(),
@@ -167,15 +155,9 @@ export const transactions = pgTable(
 export const planRoleGrants = pgTable(
   'plan_role_grants',
   {
-    subscriptionId: uuid('subscription_id')
-      .notNull()
-      .references(() => subscriptions.id, { onDelete: 'cascade' }),
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: ownerId('subscription_id', () => subscriptions.id),
+    roleId: ownerId('role_id', () => roles.id),
+    userId: ownerId('user_id', () => users.id),
     createdAt: createdAt(),
   },
   (t) => [

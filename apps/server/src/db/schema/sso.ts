@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz, updatedAt } from './columns.js';
+import { createdAt, ownerId, timestamptz, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
 
@@ -27,9 +27,7 @@ export const ssoDomains = pgTable(
   'sso_domains',
   {
     domain: text('domain').primaryKey(),
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    connectionId: ownerId('connection_id', () => ssoConnections.id),
   },
   (t) => [
     check('sso_domains_lower_check', sql`${t.domain} = lower(${t.domain})`),
@@ -44,13 +42,9 @@ export const ssoDomains = pgTable(
 export const ssoIdentities = pgTable(
   'sso_identities',
   {
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    connectionId: ownerId('connection_id', () => ssoConnections.id),
     subject: text('subject').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     createdAccount: boolean('created_account').notNull(),
     createdAt: createdAt(),
   },
@@ -67,9 +61,7 @@ export const ssoFlows = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     stateHash: text('state_hash').notNull().unique(),
     browserHash: text('browser_hash').notNull(),
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    connectionId: ownerId('connection_id', () => ssoConnections.id),
     nonce: text('nonce').notNull(),
     // Sealed like the client secret (the flow id as associated data).
     codeVerifierSealed: text('code_verifier_sealed').notNull(),
@@ -88,12 +80,8 @@ export const ssoHandoffs = pgTable(
   {
     codeHash: text('code_hash').primaryKey(),
     kind: text('kind', { enum: ['session', 'link'] }).notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
+    connectionId: ownerId('connection_id', () => ssoConnections.id),
     subject: text('subject').notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+import { createdAt, ownerId } from './columns.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
 
@@ -13,9 +13,7 @@ export const studioExtracts = pgTable(
   'studio_extracts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: ownerId('tenant_id', () => tenants.id),
     name: text('name').notNull(),
     format: text('format', { enum: ['csv', 'parquet'] }).notNull(),
     /** Size of the uploaded file. */

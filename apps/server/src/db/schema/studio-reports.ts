@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz, updatedAt } from './columns.js';
+import { createdAt, ownerId, timestamptz, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
 
@@ -13,9 +13,7 @@ export const reports = pgTable(
   'reports',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: ownerId('tenant_id', () => tenants.id),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
     description: text('description'),
@@ -38,9 +36,7 @@ export const reports = pgTable(
 export const reportVersions = pgTable(
   'report_versions',
   {
-    reportId: uuid('report_id')
-      .notNull()
-      .references(() => reports.id, { onDelete: 'cascade' }),
+    reportId: ownerId('report_id', () => reports.id),
     version: integer('version').notNull(),
     definition: text('definition').notNull(),
     title: text('title').notNull(),

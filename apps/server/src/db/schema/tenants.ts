@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
+import { createdAt, ownerId, updatedAt } from './columns.js';
 import { users } from './users.js';
 
 export const tenants = pgTable(
@@ -29,12 +29,8 @@ export const tenants = pgTable(
 export const tenantMembers = pgTable(
   'tenant_members',
   {
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: ownerId('tenant_id', () => tenants.id),
+    userId: ownerId('user_id', () => users.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('tenant_members_user_id_idx').on(t.userId)],

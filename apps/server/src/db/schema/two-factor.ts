@@ -1,5 +1,5 @@
 import { bigint, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz } from './columns.js';
+import { createdAt, ownerId, timestamptz } from './columns.js';
 import { users } from './users.js';
 
 /**
@@ -22,9 +22,7 @@ export const twoFactorRecoveryCodes = pgTable(
   'two_factor_recovery_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamptz('used_at'),
     createdAt: createdAt(),

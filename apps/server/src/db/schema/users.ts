@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt, timestamptz } from './columns.js';
+import { createdAt, ownerId, timestamptz, updatedAt } from './columns.js';
 
 export const users = pgTable(
   'users',
@@ -35,9 +35,7 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at').notNull(),
     revokedAt: timestamptz('revoked_at'),
@@ -58,9 +56,7 @@ export const sessions = pgTable(
 export const knownDevices = pgTable(
   'known_devices',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     deviceHash: text('device_hash').notNull(),
     firstSeenAt: timestamptz('first_seen_at').notNull().defaultNow(),
   },
@@ -72,9 +68,7 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at').notNull(),
@@ -92,9 +86,7 @@ export const emailVerificationTokens = pgTable(
   'email_verification_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     purpose: text('purpose', { enum: ['verify', 'change'] }).notNull(),
     email: text('email').notNull(),
     tokenHash: text('token_hash').notNull().unique(),

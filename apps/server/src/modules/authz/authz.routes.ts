@@ -26,9 +26,8 @@ import { z } from 'zod';
 import { currentActor, type Access } from '../../plugins/auth.js';
 import type { AuthzService } from './authz.service.js';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
-import { denied, invalid } from '../../lib/route-responses.js';
+import { denied, invalid, missing } from '../../lib/route-responses.js';
 
-const missing = { 404: HttpErrorSchema, 422: ValidationErrorSchema };
 // A fresh object per route: Fastify keeps each route's config as its own.
 const readAccess = (): { access: Access } => ({ access: { permission: PERMISSIONS.rolesRead } });
 const writeAccess = (): { access: Access } => ({ access: { permission: PERMISSIONS.rolesWrite } });

@@ -16,7 +16,7 @@ import type { Config } from '../../config.js';
 import { currentActor } from '../../plugins/auth.js';
 import { byIp } from '../../plugins/rate-limit.js';
 import type { ContactService } from './contact.service.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 
 export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; config: Config }> = async (
   app,
@@ -69,7 +69,7 @@ export const contactRoutes: FastifyPluginAsyncZod<{ contact: ContactService; con
         summary: 'Set the status of a contact form message',
         params: ContactIdParamsSchema,
         querystring: ContactStatusQuerySchema,
-        response: { 200: ContactSubmissionSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: ContactSubmissionSchema, ...missing, ...denied },
       },
     },
     async (request) => contact.setStatus(currentActor(request), request.params.contact_id, request.query.status),

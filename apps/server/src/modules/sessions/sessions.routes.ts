@@ -1,16 +1,14 @@
 import {
   AccountSessionsSchema,
-  HttpErrorSchema,
   SessionIdParamsSchema,
   SessionsRevokedSchema,
   UserIdParamsSchema,
-  ValidationErrorSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { SessionService } from './sessions.service.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 
 /** The caller's own sign-ins (the Security tab), and a superuser's "sign out everywhere" (decision 027). */
 export const sessionsRoutes: FastifyPluginAsyncZod<{ sessions: SessionService }> = async (app, options) => {
@@ -40,7 +38,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ sessions: SessionService }>
         tags,
         summary: "Sign out one of own sessions (this request's own: a logout); another user's is a 404",
         params: SessionIdParamsSchema,
-        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), ...missing, ...denied },
       },
     },
     async (request, reply) => {
@@ -72,7 +70,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ sessions: SessionService }>
         tags,
         summary: 'Sign a user out everywhere (superusers only)',
         params: UserIdParamsSchema,
-        response: { 200: SessionsRevokedSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: SessionsRevokedSchema, ...missing, ...denied },
       },
     },
     async (request) => ({ revoked: await sessions.revokeAllAsAdmin(currentActor(request), request.params.user_id) }),

@@ -24,7 +24,7 @@ import type { Config } from '../../config.js';
 import { currentActor } from '../../plugins/auth.js';
 import { byIp } from '../../plugins/rate-limit.js';
 import { SSO_CALLBACK_PATH, type SsoService } from './sso.service.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 
 /** The cookie binding a provider's callback to the browser that started the sign-in. */
 const FLOW_COOKIE = 'dp_sso_flow';
@@ -122,7 +122,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ sso: SsoService; config: Config 
         tags,
         summary: 'Delete a single sign-on connection',
         params: SsoConnectionIdParamsSchema,
-        response: { 200: MessageSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: MessageSchema, ...missing, ...denied },
       },
     },
     async (request) => {

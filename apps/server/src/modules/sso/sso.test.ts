@@ -21,19 +21,19 @@ function freshDomain() {
   return `corp${counter}.example`;
 }
 
+/** `POST /sso/connections` as the superuser, with this body. */
+function postConnection(payload: Record<string, unknown>) {
+  return ctx.app.inject({ method: 'POST', url: '/api/v1/sso/connections', headers: admin.headers, payload });
+}
+
 async function createConnection(overrides: Record<string, unknown> = {}) {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/sso/connections',
-    headers: admin.headers,
-    payload: {
-      name: `Connection ${freshDomain()}`,
-      issuer: provider.issuer,
-      client_id: provider.clientId,
-      client_secret: provider.clientSecret,
-      domains: [freshDomain()],
-      ...overrides,
-    },
+  const response = await postConnection({
+    name: `Connection ${freshDomain()}`,
+    issuer: provider.issuer,
+    client_id: provider.clientId,
+    client_secret: provider.clientSecret,
+    domains: [freshDomain()],
+    ...overrides,
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ id: string; domains: string[]; tenant_id: string | null }>();
@@ -131,42 +131,33 @@ describe('SSO-1 connections, superusers only', () => {
 
   it('refuses a domain another connection serves, an http issuer off this machine and an unknown tenant', async () => {
     const first = await createConnection();
-    const taken = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/sso/connections',
-      headers: admin.headers,
-      payload: { name: 'Second', issuer: provider.issuer, client_id: 'x', client_secret: 'y', domains: first.domains },
+    const taken = await postConnection({
+      name: 'Second',
+      issuer: provider.issuer,
+      client_id: 'x',
+      client_secret: 'y',
+      domains: first.domains,
     });
     expect(taken.statusCode).toBe(409);
     expect(detailOf(taken)).toBe(ssoMessages.domainTaken);
 
-    const http = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/sso/connections',
-      headers: admin.headers,
-      payload: {
-        name: 'Plain',
-        issuer: 'http://idp.example.com',
-        client_id: 'x',
-        client_secret: 'y',
-        domains: ['a.example'],
-      },
+    const http = await postConnection({
+      name: 'Plain',
+      issuer: 'http://idp.example.com',
+      client_id: 'x',
+      client_secret: 'y',
+      domains: ['a.example'],
     });
     expect(http.statusCode).toBe(422);
     expect(detailOf(http)).toBe(ssoMessages.issuerInvalid);
 
-    const tenant = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/sso/connections',
-      headers: admin.headers,
-      payload: {
-        name: 'Tenant',
-        issuer: provider.issuer,
-        client_id: 'x',
-        client_secret: 'y',
-        domains: [freshDomain()],
-        tenant_id: '00000000-0000-4000-8000-000000000000',
-      },
+    const tenant = await postConnection({
+      name: 'Tenant',
+      issuer: provider.issuer,
+      client_id: 'x',
+      client_secret: 'y',
+      domains: [freshDomain()],
+      tenant_id: '00000000-0000-4000-8000-000000000000',
     });
     expect(tenant.statusCode).toBe(422);
   });

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
 import type { StudioScope } from './engine/engine.js';
 import type { ExtractsService } from './extracts.service.js';
@@ -107,7 +107,7 @@ export const extractsRoutes: FastifyPluginAsyncZod<{ extracts: ExtractsService }
         tags,
         summary: "Delete an extract: its table, its file and its record (another tenant's extract is a 404)",
         params: StudioExtractIdParamsSchema,
-        response: { 204: z.null(), 400: HttpErrorSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), 400: HttpErrorSchema, ...missing, ...denied },
       },
     },
     async (request, reply) => {

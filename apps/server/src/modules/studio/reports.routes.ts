@@ -25,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { HasPermission } from '../../lib/auth-context.js';
 import { csvFileName, csvReadable } from './csv-export.js';
@@ -131,7 +131,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'A report by id or slug, with its current definition, parameters and blocks',
         params: ReportIdParamsSchema,
-        response: { 200: ReportPublicSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: ReportPublicSchema, ...missing, ...denied },
       },
     },
     async (request) => reports.get(scopeOf(request), request.params.report_id),
@@ -171,7 +171,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'Delete a report and its versions (built-in reports cannot be deleted)',
         params: ReportIdParamsSchema,
-        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), ...missing, ...denied },
       },
     },
     async (request, reply) => {
@@ -190,7 +190,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
         summary: 'The saved versions of a report, newest first: who saved each and when',
         params: ReportIdParamsSchema,
         querystring: ReportListQuerySchema,
-        response: { 200: ReportVersionsSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: ReportVersionsSchema, ...missing, ...denied },
       },
     },
     async (request) => reports.versions(scopeOf(request), request.params.report_id, request.query),
@@ -205,7 +205,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'One saved version of a report with its whole text (to compare two versions)',
         params: ReportVersionParamsSchema,
-        response: { 200: ReportVersionTextSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: ReportVersionTextSchema, ...missing, ...denied },
       },
     },
     async (request) => reports.version(scopeOf(request), request.params.report_id, request.params.version),

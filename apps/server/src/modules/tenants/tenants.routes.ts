@@ -22,7 +22,7 @@ import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { TenantContext } from '../../plugins/tenant-context.js';
 import type { TenantsService } from './tenants.service.js';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
-import { denied } from '../../lib/route-responses.js';
+import { denied, missing } from '../../lib/route-responses.js';
 
 const tenantHeaderErrors = { 403: HttpErrorSchema, 404: HttpErrorSchema };
 
@@ -100,7 +100,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         tags,
         summary: 'A tenant by id',
         params: TenantIdParamsSchema,
-        response: { 200: TenantPublicSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: TenantPublicSchema, ...missing, ...denied },
       },
     },
     async (request) => tenants.get(request.params.tenant_id),
@@ -137,7 +137,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         tags,
         summary: 'Delete a tenant and its memberships (its database is not touched)',
         params: TenantIdParamsSchema,
-        response: { 204: z.null(), 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), ...missing, ...denied },
       },
     },
     async (request, reply) => {
@@ -155,7 +155,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         tags,
         summary: "Connect to the tenant's database: the server version and latency, or the driver's reason",
         params: TenantIdParamsSchema,
-        response: { 200: TenantConnectionCheckSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: TenantConnectionCheckSchema, ...missing, ...denied },
       },
     },
     async (request) => tenants.checkConnection(request.params.tenant_id),
@@ -170,7 +170,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         tags,
         summary: 'Ids of the users who belong to the tenant',
         params: TenantIdParamsSchema,
-        response: { 200: TenantMembersSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: TenantMembersSchema, ...missing, ...denied },
       },
     },
     async (request) => tenants.getMembers(request.params.tenant_id),
@@ -187,7 +187,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod<{ tenants: TenantsService }> =
         summary: 'Replace the members of the tenant with the given user ids',
         params: TenantIdParamsSchema,
         body: TenantMembersSchema,
-        response: { 200: TenantMembersSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: TenantMembersSchema, ...missing, ...denied },
       },
     },
     async (request) => tenants.setMembers(currentActor(request), request.params.tenant_id, request.body),

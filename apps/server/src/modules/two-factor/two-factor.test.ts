@@ -29,20 +29,26 @@ function nextStep(ctx: TestContext) {
   ctx.clock.advance(30_000 - (now % 30_000));
 }
 
-async function enable(ctx: TestContext, user: TestUser) {
-  const setup = await ctx.app.inject({
-    method: 'POST',
-    url: `${API}/users/me/two-factor/setup`,
-    headers: user.headers,
-  });
-  expect(setup.statusCode).toBe(200);
-  const { secret, otpauth_url } = setup.json<{ secret: string; otpauth_url: string }>();
-  const confirm = await ctx.app.inject({
+/** `POST /users/me/two-factor/setup`: a new secret, not on until confirmed. */
+function setupRequest(ctx: TestContext, user: TestUser) {
+  return ctx.app.inject({ method: 'POST', url: `${API}/users/me/two-factor/setup`, headers: user.headers });
+}
+
+/** `POST /users/me/two-factor/confirm` with a code: turns it on when the code is right. */
+function confirmRequest(ctx: TestContext, user: TestUser, code: string) {
+  return ctx.app.inject({
     method: 'POST',
     url: `${API}/users/me/two-factor/confirm`,
     headers: user.headers,
-    payload: { code: await codeAt(ctx, secret) },
+    payload: { code },
   });
+}
+
+async function enable(ctx: TestContext, user: TestUser) {
+  const setup = await setupRequest(ctx, user);
+  expect(setup.statusCode).toBe(200);
+  const { secret, otpauth_url } = setup.json<{ secret: string; otpauth_url: string }>();
+  const confirm = await confirmRequest(ctx, user, await codeAt(ctx, secret));
   expect(confirm.statusCode).toBe(200);
   const { recovery_codes } = confirm.json<{ recovery_codes: string[] }>();
   return { secret, otpauthUrl: otpauth_url, recoveryCodes: recovery_codes };
@@ -84,11 +90,7 @@ describe('two-factor sign-in (TOTP)', () => {
     const status = await ctx.app.inject({ url: `${API}/users/me/two-factor`, headers: user.headers });
     expect(status.json()).toEqual({ enabled: false, recovery_codes_left: 0, required: false });
 
-    const setup = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/me/two-factor/setup`,
-      headers: user.headers,
-    });
+    const setup = await setupRequest(ctx, user);
     const { secret, otpauth_url } = setup.json<{ secret: string; otpauth_url: string }>();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauth_url).toContain(`secret=${secret}`);
@@ -98,12 +100,11 @@ describe('two-factor sign-in (TOTP)', () => {
     const before = await loginRequest(ctx, user.email, user.password);
     expect(before.json()).toHaveProperty('access_token');
 
-    const wrong = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/me/two-factor/confirm`,
-      headers: user.headers,
-      payload: { code: (Number(await codeAt(ctx, secret)) + 1).toString().padStart(6, '0').slice(-6) },
-    });
+    const wrong = await confirmRequest(
+      ctx,
+      user,
+      (Number(await codeAt(ctx, secret)) + 1).toString().padStart(6, '0').slice(-6),
+    );
     expect(wrong.statusCode).toBe(400);
     expect(codeOf(wrong)).toBe('invalid_two_factor_code');
 
@@ -111,12 +112,7 @@ describe('two-factor sign-in (TOTP)', () => {
       ctx,
       (m) => m.to.includes(user.email) && m.subject.includes('turned on'),
       async () => {
-        const confirm = await ctx.app.inject({
-          method: 'POST',
-          url: `${API}/users/me/two-factor/confirm`,
-          headers: user.headers,
-          payload: { code: await codeAt(ctx, secret) },
-        });
+        const confirm = await confirmRequest(ctx, user, await codeAt(ctx, secret));
         expect(confirm.statusCode).toBe(200);
         const codes = confirm.json<{ recovery_codes: string[] }>().recovery_codes;
         expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
@@ -129,11 +125,7 @@ describe('two-factor sign-in (TOTP)', () => {
     const after = await ctx.app.inject({ url: `${API}/users/me/two-factor`, headers: user.headers });
     expect(after.json()).toEqual({ enabled: true, recovery_codes_left: 10, required: false });
     // A second set-up cannot replace a secret that is on.
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/users/me/two-factor/setup`,
-      headers: user.headers,
-    });
+    const again = await setupRequest(ctx, user);
     expect(again.statusCode).toBe(409);
     expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorEnable);
   });

@@ -22,7 +22,7 @@ import type { Config } from '../../config.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import { byField, byIp } from '../../plugins/rate-limit.js';
 import type { UsersService } from './users.service.js';
-import { denied, invalid } from '../../lib/route-responses.js';
+import { denied, invalid, missing } from '../../lib/route-responses.js';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: Config }> = async (app, options) => {
   const { users, config } = options;
@@ -158,7 +158,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
         tags,
         summary: 'A user by id (own record, or any with users:read)',
         params: UserIdParamsSchema,
-        response: { 200: UserPublicSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: UserPublicSchema, ...missing, ...denied },
       },
     },
     async (request) => users.get(currentAuth(request), request.params.user_id),
@@ -189,7 +189,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; config: C
         tags,
         summary: 'Delete a user',
         params: UserIdParamsSchema,
-        response: { 204: z.null(), 400: HttpErrorSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 204: z.null(), 400: HttpErrorSchema, ...missing, ...denied },
       },
     },
     async (request, reply) => {

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentAuth } from '../../../plugins/auth.js';
 import type { PaymentMethodsService } from './payment-methods.service.js';
-import { denied } from '../../../lib/route-responses.js';
+import { denied, missing } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 
@@ -82,7 +82,7 @@ export const paymentMethodsRoutes: FastifyPluginAsyncZod<{ paymentMethods: Payme
         tags,
         summary: 'Make a saved card the default (the one renewals charge)',
         params: PaymentMethodIdParamsSchema,
-        response: { 200: PaymentMethodSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: PaymentMethodSchema, ...missing, ...denied },
       },
     },
     async (request) => paymentMethods.setDefault(currentAuth(request), request.params.payment_method_id),

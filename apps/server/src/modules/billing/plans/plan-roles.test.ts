@@ -12,7 +12,15 @@ import type {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../../test/authz-fixtures.js';
-import { API, queryRows, savedCard, subscribe, TEST_CARD } from '../../../../test/billing.js';
+import {
+  advanceSandboxClock,
+  API,
+  createPaymentIntent,
+  queryRows,
+  savedCard,
+  subscribe,
+  TEST_CARD,
+} from '../../../../test/billing.js';
 import { createTestContext, createUser, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 const DAY = 24 * 60 * 60;
@@ -74,12 +82,7 @@ describe('plans that grant roles', () => {
   }
 
   async function advance(user: TestUser, seconds: number): Promise<SandboxAdvanceResult> {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/sandbox/advance`,
-      headers: admin.headers,
-      payload: { user_id: user.id, seconds },
-    });
+    const response = await advanceSandboxClock(ctx, admin, user.id, seconds);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<SandboxAdvanceResult>();
   }
@@ -347,12 +350,7 @@ describe('plans that grant roles', () => {
     const plan = await planGranting([role.id]);
     const user = await createUser(ctx);
     await savedCard(ctx, user, TEST_CARD.success, true);
-    const intent = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/payment-intent`,
-      headers: user.headers,
-      payload: { plan_id: plan.id },
-    });
+    const intent = await createPaymentIntent(ctx, user, plan.id);
     expect(intent.statusCode, intent.body).toBe(201);
     const { id: paymentId } = intent.json<{ id: string }>();
     const [customer] = await queryRows<{ provider_customer_id: string }>(
@@ -425,27 +423,12 @@ describe('plans that grant roles', () => {
     expect(transactions.map((row) => row.kind)).toEqual(['subscribe']);
 
     for (const seconds of [0, -5, 1.5, 3 * 366 * DAY + 1, '60']) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: `${API}/sandbox/advance`,
-        headers: admin.headers,
-        payload: { user_id: user.id, seconds },
-      });
+      const response = await advanceSandboxClock(ctx, admin, user.id, seconds);
       expect(response.statusCode, String(seconds)).toBe(422);
     }
-    const unknown = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/sandbox/advance`,
-      headers: admin.headers,
-      payload: { user_id: '00000000-0000-4000-8000-000000000000', seconds: 60 },
-    });
+    const unknown = await advanceSandboxClock(ctx, admin, '00000000-0000-4000-8000-000000000000', 60);
     expect(unknown.statusCode).toBe(422);
-    const plain = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/sandbox/advance`,
-      headers: user.headers,
-      payload: { user_id: user.id, seconds: 60 },
-    });
+    const plain = await advanceSandboxClock(ctx, user, user.id, 60);
     expect(plain.statusCode).toBe(403);
   });
 });
@@ -455,12 +438,7 @@ describe('the sandbox clock in production', () => {
     const ctx = await createTestContext({ config: { environment: 'production' } });
     try {
       const admin = await createUser(ctx, { isSuperuser: true });
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: `${API}/sandbox/advance`,
-        headers: admin.headers,
-        payload: { user_id: admin.id, seconds: 60 },
-      });
+      const response = await advanceSandboxClock(ctx, admin, admin.id, 60);
       expect(response.statusCode).toBe(404);
       const config = await ctx.app.inject({ method: 'GET', url: `${API}/config`, headers: admin.headers });
       expect(config.json()).toMatchObject({ provider: 'sandbox', sandbox_clock: false });

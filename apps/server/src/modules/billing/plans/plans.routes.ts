@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { currentActor, currentAuth } from '../../../plugins/auth.js';
 import type { PlansService } from './plans.service.js';
 import { BODY_LIMITS } from '../../../lib/body-limits.js';
-import { denied } from '../../../lib/route-responses.js';
+import { denied, missing } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 const managePlans = { access: { permission: PERMISSIONS.plansWrite } } as const;
@@ -60,7 +60,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
         summary: 'Update a plan (a new price applies from the next renewal)',
         params: PlanIdParamsSchema,
         body: PlanUpdateSchema,
-        response: { 200: PlanSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: PlanSchema, ...missing, ...denied },
       },
     },
     async (request) => plans.update(currentActor(request), request.params.plan_id, request.body),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   attachCard,
+  createPaymentIntent,
   createPlan,
   getJson,
   queryRows,
@@ -379,12 +380,7 @@ describe('billing on the sandbox provider', () => {
     it('records a pending transaction, then a decline, then success starts the plan', async () => {
       const plan = await createPlan(ctx, admin, { name: 'Intent plan', price: '12.34' });
       const user = await createUser(ctx);
-      const created = await ctx.app.inject({
-        method: 'POST',
-        url: `${API}/payment-intent`,
-        headers: user.headers,
-        payload: { plan_id: plan.id },
-      });
+      const created = await createPaymentIntent(ctx, user, plan.id);
       expect(created.statusCode, created.body).toBe(201);
       const intent = created.json<PaymentIntent>();
       expect(intent).toMatchObject({ amount: '12.34', currency: 'usd', status: 'requires_payment_method' });

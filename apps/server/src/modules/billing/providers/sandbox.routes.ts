@@ -16,7 +16,7 @@ import { currentActor, currentAuth } from '../../../plugins/auth.js';
 import type { CustomerAccounts } from '../payment-methods/customers.service.js';
 import type { SandboxClock } from './sandbox-clock.js';
 import type { SandboxProvider } from './sandbox.provider.js';
-import { denied } from '../../../lib/route-responses.js';
+import { denied, missing } from '../../../lib/route-responses.js';
 
 const tags = ['subscriptions'];
 
@@ -65,7 +65,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<{
         summary: 'Sandbox only: confirm a payment intent with a card, as the browser SDK would',
         params: SandboxPaymentIntentParamsSchema,
         body: SandboxConfirmSchema,
-        response: { 200: SandboxConfirmResultSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: SandboxConfirmResultSchema, ...missing, ...denied },
       },
     },
     async (request) => {
@@ -90,7 +90,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<{
         summary:
           "Sandbox only, never in production: move one customer's billing time forward and run what falls due (renewals, retries, period ends)",
         body: SandboxAdvanceSchema,
-        response: { 200: SandboxAdvanceResultSchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+        response: { 200: SandboxAdvanceResultSchema, ...missing, ...denied },
       },
     },
     async (request) => sandboxClock.advance(currentActor(request), request.body),

@@ -9,7 +9,14 @@ import type {
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, createPlan, getJson, queryRows } from '../../../../test/billing.js';
+import {
+  advanceSandboxClock,
+  API,
+  createPaymentIntent,
+  createPlan,
+  getJson,
+  queryRows,
+} from '../../../../test/billing.js';
 import { createTestContext, createUser, detailOf, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../../test/stripe-stand-in.js';
 
@@ -98,12 +105,7 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
     expect(sandboxOnly.statusCode).toBe(404);
     // SANDBOX-CLOCK-2: no test clock where real money moves.
     const admin = await createUser(ctx, { isSuperuser: true });
-    const clock = await ctx.app.inject({
-      method: 'POST',
-      url: `${API}/sandbox/advance`,
-      headers: admin.headers,
-      payload: { user_id: user.id, seconds: 60 },
-    });
+    const clock = await advanceSandboxClock(ctx, admin, user.id, 60);
     expect(clock.statusCode).toBe(404);
   });
 
@@ -303,12 +305,7 @@ describe('billing on Stripe (the real SDK against a local stand-in)', () => {
       const visa = (await addCard(user, `pm_card_visa_${tag}`)).json<PaymentMethod>();
       const master = (await addCard(user, `pm_card_mastercard_${tag}`, true)).json<PaymentMethod>();
       const intent = async (plan: Plan) => {
-        const response = await ctx.app.inject({
-          method: 'POST',
-          url: `${API}/payment-intent`,
-          headers: user.headers,
-          payload: { plan_id: plan.id },
-        });
+        const response = await createPaymentIntent(ctx, user, plan.id);
         expect(response.statusCode, response.body).toBe(201);
         return response.json<PaymentIntent>();
       };

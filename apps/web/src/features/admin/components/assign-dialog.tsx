@@ -10,6 +10,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { TransferList, type TransferItem } from '../../../components/transfer-list.js';
 import { errorText } from '../../../lib/api-error.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { FormError } from '../../../components/form-error.js';
 
 export interface AssignDialogProps {
   open: boolean;
@@ -109,11 +110,7 @@ export function AssignBody({
     <>
       <DialogContent>
         <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-          {failure ? (
-            <Alert severity="error" role="alert">
-              {failure}
-            </Alert>
-          ) : undefined}
+          <FormError message={failure} />
           {picker}
           {body}
         </Box>

@@ -3,17 +3,11 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { auditLogQueryOptions } from '../api/audit-log.js';
 import { actorLabel, targetLabel } from './audit-entry-labels.js';
@@ -38,18 +32,15 @@ export function AuditLogTab() {
   const [actor, setActor] = useState<Actor>();
   const [targetType, setTargetType] = useState('');
   const [action, setAction] = useState('');
-  const paging = useServerPage(PAGE_SIZE);
   const [opened, setOpened] = useState<AuditEntry>();
-  const query = useQuery(
+  const { paging, table } = useServerPagedList(PAGE_SIZE, (page) =>
     auditLogQueryOptions({
-      skip: paging.skip,
-      limit: paging.limit,
+      ...page,
       actor_id: actor?.id,
       target_type: targetType || undefined,
       action: action || undefined,
     }),
   );
-  const pagination = useServerPagination(paging, query.data?.count);
   const filtered = actor !== undefined || targetType !== '' || action !== '';
 
   const columns: DataTableColumn<AuditEntry>[] = [
@@ -135,14 +126,13 @@ export function AuditLogTab() {
       <DataTable
         aria-label="Audit log"
         columns={columns}
-        {...listQueryProps(query)}
+        {...table}
         rowKey={(entry) => String(entry.id)}
         loadingText="Loading the audit log..."
         emptyText={filtered ? 'No entries match these filters.' : 'No entries yet.'}
         errorText="Error loading the audit log. Please try again later."
         onRowClick={setOpened}
         onRowPreload={AuditEntryDialog.preload}
-        pagination={pagination}
       />
       <AuditEntryDialog entry={opened} onClose={() => setOpened(undefined)} />
     </Box>

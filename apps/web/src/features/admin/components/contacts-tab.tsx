@@ -1,20 +1,15 @@
 import { CONTACT_STATUSES, type ContactStatus, type ContactSubmission } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FilterSelect } from '../../../components/filter-select.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDate } from '../../../lib/format.js';
 import { contactsQueryOptions, useUpdateContactStatus } from '../api/contacts.js';
 import { STATUS_LABELS, StatusChip } from './contact-status.js';
+import { TabHeader } from '../../../components/tab-heading.js';
 
 // A message's dialog (MUI's Dialog and Modal) loads as the pointer or the focus nears the table (decision 030).
 const ContactMessageDialog = lazyDialog(
@@ -60,24 +55,19 @@ const columns: DataTableColumn<ContactSubmission>[] = [
 /** The contact-form inbox (ADM-INBOX-1, beyond the product specification): newest first, by status, each message opened whole. */
 export function ContactsTab() {
   const [status, setStatus] = useState<ContactStatus | ''>('');
-  const paging = useServerPage(PAGE_SIZE);
   const [opened, setOpened] = useState<ContactSubmission>();
   const markRead = useUpdateContactStatus();
   const open = (message: ContactSubmission) => {
     setOpened(message);
     if (message.status === 'new') markRead.mutate({ id: message.id, status: 'read' });
   };
-  const query = useQuery(
-    contactsQueryOptions({ skip: paging.skip, limit: paging.limit, status: status === '' ? undefined : status }),
+  const { paging, table } = useServerPagedList(PAGE_SIZE, (page) =>
+    contactsQueryOptions({ ...page, status: status === '' ? undefined : status }),
   );
-  const pagination = useServerPagination(paging, query.data?.count);
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-          Contact messages
-        </Typography>
+      <TabHeader title="Contact messages">
         <FilterSelect
           label="Status"
           value={status}
@@ -87,18 +77,17 @@ export function ContactsTab() {
           }}
           options={CONTACT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
         />
-      </Box>
+      </TabHeader>
       <DataTable
         aria-label="Contact messages"
         columns={columns}
-        {...listQueryProps(query)}
+        {...table}
         rowKey={(row) => row.id}
         loadingText="Loading messages..."
         emptyText={status === '' ? 'No messages yet.' : 'No messages with this status.'}
         errorText="Error loading messages. Please try again later."
         onRowClick={open}
         onRowPreload={ContactMessageDialog.preload}
-        pagination={pagination}
       />
       <ContactMessageDialog message={opened} onClose={() => setOpened(undefined)} />
     </Box>

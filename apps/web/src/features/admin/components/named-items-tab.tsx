@@ -3,7 +3,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import Chip from '@mui/material/Chip';
 import { DialogTextField } from '../../../components/dialog-fields.js';
 import { useState } from 'react';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
 import { FormDialog, type SchemaSource } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
@@ -178,17 +178,15 @@ export function NamedItemsTab<TItem extends NamedItem>({
         )}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={removing !== undefined}
+      <LazyRowConfirmDialog
+        row={removing}
         title={`Delete ${noun}`}
         loading={deleting}
-        onConfirm={() => {
-          if (removing) onDelete(removing, () => setRemoving(undefined));
-        }}
+        onConfirm={(item) => onDelete(item, () => setRemoving(undefined))}
         onClose={() => setRemoving(undefined)}
       >
         Are you sure you want to delete the {lower} &quot;{removing?.name}&quot;? This action cannot be undone.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
     </TabBody>
   );
 }

@@ -4,14 +4,9 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import {
   SSO_CONNECTIONS_PAGE_SIZE,
@@ -66,9 +61,7 @@ function editValues(connection: SsoConnectionPublic | undefined): SsoConnectionF
 
 /** Single Sign-On tab (SSO-1): OpenID Connect connections, for superusers. */
 export function SsoTab() {
-  const paging = useServerPage(SSO_CONNECTIONS_PAGE_SIZE);
-  const connections = useQuery(ssoConnectionsQueryOptions({ skip: paging.skip, limit: paging.limit }));
-  const pagination = useServerPagination(paging, connections.data?.count);
+  const connections = useServerPagedList(SSO_CONNECTIONS_PAGE_SIZE, ssoConnectionsQueryOptions);
   // The tenant picker and the Tenant column: the first hundred tenants by name.
   const tenants = useQuery(tenantsQueryOptions({ skip: 0, limit: 100 }));
   const tenantName = (id: string | null) =>
@@ -105,12 +98,11 @@ export function SsoTab() {
       <DataTable
         aria-label="Single sign-on connections"
         columns={columns}
-        {...listQueryProps(connections)}
+        {...connections.table}
         rowKey={(connection) => connection.id}
         loadingText="Loading connections..."
         emptyText="No single sign-on connections yet."
         errorText="Connections could not be loaded."
-        pagination={pagination}
         actions={(connection) => (
           <>
             <RowActionButton
@@ -158,18 +150,16 @@ export function SsoTab() {
         {(form) => <SsoFields form={form} tenants={tenantOptions} secretRequired={false} />}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete Connection"
         loading={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(connection) => remove.mutate(connection.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the connection &quot;{deleting?.name}&quot;? People of its domains will no
         longer sign in with it.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
     </TabBody>
   );
 }

@@ -1,5 +1,4 @@
 import type { TenantPublic, UserPublic } from '@dataplatform/contract';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -16,6 +15,7 @@ import { tenantMembersQueryOptions, useSetTenantMembers } from '../api/tenant-me
 import { usersByIdsQueries, usersQueryOptions } from '../api/users.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
+import { FormError } from '../../../components/form-error.js';
 
 /** How many search matches "Available Items" offers at once. */
 const SEARCH_LIMIT = 20;
@@ -80,11 +80,7 @@ function MembersBody({ tenant, onClose }: { tenant: TenantPublic; onClose: () =>
     <>
       <DialogContent>
         <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-          {failure ? (
-            <Alert severity="error" role="alert">
-              {failure}
-            </Alert>
-          ) : undefined}
+          <FormError message={failure} />
           <TextField
             label="Find users"
             placeholder="E-mail or name"

@@ -1,8 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordRequests, server, urlsOf } from '../../../test/api-server.js';
+import { servePagedList, urlsOf } from '../../../test/api-server.js';
 import { backgroundColourName } from '../../../test/colors.js';
 import { renderInApp, storeSignedInUser } from '../../../test/render-in-app.js';
 import { resetSignedInState } from '../../../test/signed-in.js';
@@ -26,16 +25,7 @@ function tenant(index: number, overrides: Record<string, unknown> = {}) {
  * every URL.
  */
 function serveTenants(all: unknown[], gate: Promise<void> = Promise.resolve()) {
-  server.use(
-    http.get('*/api/v1/tenants/', async ({ request }) => {
-      await gate;
-      const params = new URL(request.url).searchParams;
-      const skip = Number(params.get('skip'));
-      const limit = Number(params.get('limit'));
-      return HttpResponse.json({ data: all.slice(skip, skip + limit), count: all.length });
-    }),
-  );
-  return recordRequests();
+  return servePagedList('/tenants/', all, gate);
 }
 
 const renderTab = () => renderInApp(<TenantsTab />);

@@ -9,18 +9,12 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import { DialogCheckboxField, DialogTextField } from '../../../components/dialog-fields.js';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps } from '../../../components/form-field.js';
 import {
@@ -70,9 +64,7 @@ function connectionText(tenant: TenantPublic, result: TenantConnectionCheck): st
 
 /** Tenants tab (ADM-TENANTS-1 to ADM-TENANTS-5), plus a connection check and the tenant's members. */
 export function TenantsTab() {
-  const paging = useServerPage(TENANTS_PAGE_SIZE);
-  const tenants = useQuery(tenantsQueryOptions({ skip: paging.skip, limit: paging.limit }));
-  const pagination = useServerPagination(paging, tenants.data?.count);
+  const tenants = useServerPagedList(TENANTS_PAGE_SIZE, tenantsQueryOptions);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TenantPublic>();
   const [deleting, setDeleting] = useState<TenantPublic>();
@@ -115,12 +107,11 @@ export function TenantsTab() {
       <DataTable
         aria-label="Tenants"
         columns={columns}
-        {...listQueryProps(tenants)}
+        {...tenants.table}
         rowKey={(tenant) => tenant.id}
         loadingText="Loading tenants..."
         emptyText="No tenants yet."
         errorText="Tenants could not be loaded."
-        pagination={pagination}
         actions={(tenant) => (
           <>
             <LazyTooltip title={tenant.dburl ? 'Check connection' : tenantMessages.noDatabase} describeChild>
@@ -185,17 +176,15 @@ export function TenantsTab() {
         {(form) => <TenantFields form={form} />}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete Tenant"
         loading={deleteTenant.isPending}
-        onConfirm={() => {
-          if (deleting) deleteTenant.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(tenant) => deleteTenant.mutate(tenant.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the tenant &quot;{deleting?.name}&quot;? This action cannot be undone.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
       <TenantMembersDialog tenant={members} onClose={() => setMembers(undefined)} />
     </TabBody>

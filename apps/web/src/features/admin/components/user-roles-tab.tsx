@@ -6,13 +6,8 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { lazyDialog } from '../../../components/lazy-dialog.js';
 import {
   billingClockQueryOptions,
@@ -90,9 +85,7 @@ function UserRoleChips({ userId }: { userId: string }) {
 
 /** User Roles tab (ADM-UROLES-1 to ADM-UROLES-3): users with their roles, and the "Assign Roles to User" dialog. */
 export function UserRolesTab() {
-  const paging = useServerPage(USERS_PAGE_SIZE);
-  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit }));
-  const pagination = useServerPagination(paging, users.data?.count);
+  const users = useServerPagedList(USERS_PAGE_SIZE, usersQueryOptions);
   const [assigning, setAssigning] = useState(false);
   const billing = useQuery(billingClockQueryOptions());
 
@@ -121,12 +114,11 @@ export function UserRolesTab() {
       <DataTable
         aria-label="Users and their roles"
         columns={columns}
-        {...listQueryProps(users)}
+        {...users.table}
         rowKey={(user) => user.id}
         loadingText="Loading users..."
         emptyText="No users found."
         errorText="Users could not be loaded."
-        pagination={pagination}
       />
       <AssignRolesDialog open={assigning} onClose={() => setAssigning(false)} />
     </TabBody>

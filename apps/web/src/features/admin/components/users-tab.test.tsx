@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { callsOf, recordRequests, server, urlsOf } from '../../../test/api-server.js';
+import { callsOf, recordRequests, servePagedList, server, urlsOf } from '../../../test/api-server.js';
 import { Toaster } from '../../../components/toaster.js';
 import { STORAGE_KEYS } from '../../../lib/session.js';
 import { UsersTab } from './users-tab.js';
@@ -29,16 +29,7 @@ function user(index: number, overrides: Record<string, unknown> = {}) {
  */
 function serveUsers(gate: Promise<void> = Promise.resolve()) {
   const all = Array.from({ length: 25 }, (_, index) => user(index + 1));
-  server.use(
-    http.get('*/api/v1/users/', async ({ request }) => {
-      await gate;
-      const params = new URL(request.url).searchParams;
-      const skip = Number(params.get('skip'));
-      const limit = Number(params.get('limit'));
-      return HttpResponse.json({ data: all.slice(skip, skip + limit), count: all.length });
-    }),
-  );
-  return recordRequests();
+  return servePagedList('/users/', all, gate);
 }
 
 function renderTab() {

@@ -7,16 +7,10 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import { DialogCheckboxField, DialogPasswordField, DialogTextField } from '../../../components/dialog-fields.js';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LazyConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { FormDialog } from '../../../components/form-dialog.js';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import { SearchField } from '../../../components/search-field.js';
@@ -55,11 +49,9 @@ const createDefaults: UserCreateFormValues = {
 /** Users tab (ADM-USERS-1 to ADM-USERS-7): server paging, search by e-mail or name, create, edit, delete. */
 export function UsersTab() {
   const ownId = getStoredUser()?.id;
-  const paging = useServerPage(USERS_PAGE_SIZE);
   const [search, setSearch] = useState('');
   const q = useSettledValue(search.trim(), SEARCH_DELAY_MS);
-  const users = useQuery(usersQueryOptions({ skip: paging.skip, limit: paging.limit, q }));
-  const pagination = useServerPagination(paging, users.data?.count);
+  const { paging, table } = useServerPagedList(USERS_PAGE_SIZE, (page) => usersQueryOptions({ ...page, q }));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserPublic>();
   const [deleting, setDeleting] = useState<UserPublic>();
@@ -129,12 +121,11 @@ export function UsersTab() {
       <DataTable
         aria-label="Users"
         columns={columns}
-        {...listQueryProps(users)}
+        {...table}
         rowKey={(user) => user.id}
         loadingText="Loading users..."
         emptyText={q === '' ? 'No users found.' : `No users match "${q}".`}
         errorText="Users could not be loaded."
-        pagination={pagination}
         actions={(user) => {
           const self = user.id === ownId;
           return (
@@ -227,48 +218,39 @@ export function UsersTab() {
         }}
       </FormDialog>
 
-      <LazyConfirmDialog
-        open={deleting !== undefined}
+      <LazyRowConfirmDialog
+        row={deleting}
         title="Delete User"
         loading={deleteUser.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          deleteUser.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) });
-        }}
+        onConfirm={(user) => deleteUser.mutate(user.id, { onSuccess: () => setDeleting(undefined) })}
         onClose={() => setDeleting(undefined)}
       >
         Are you sure you want to delete the user &quot;{deleting?.email}&quot;? This action cannot be undone.
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
-      <LazyConfirmDialog
-        open={signingOut !== undefined}
+      <LazyRowConfirmDialog
+        row={signingOut}
         title="Sign Out Everywhere"
         confirmLabel="Sign out"
         loading={signOutEverywhere.isPending}
-        onConfirm={() => {
-          if (!signingOut) return;
-          signOutEverywhere.mutate(signingOut, { onSettled: () => setSigningOut(undefined) });
-        }}
+        onConfirm={(user) => signOutEverywhere.mutate(user, { onSettled: () => setSigningOut(undefined) })}
         onClose={() => setSigningOut(undefined)}
       >
         {signingOut?.id === ownId
           ? 'Sign yourself out of every browser, this one included? You will have to log in again.'
           : `Sign "${signingOut?.email}" out of every browser? They will have to log in again; their account stays as it is.`}
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
 
-      <LazyConfirmDialog
-        open={resettingTwoFactor !== undefined}
+      <LazyRowConfirmDialog
+        row={resettingTwoFactor}
         title="Reset Two-Factor Authentication"
         confirmLabel="Reset"
         loading={resetTwoFactor.isPending}
-        onConfirm={() => {
-          if (!resettingTwoFactor) return;
-          resetTwoFactor.mutate(resettingTwoFactor, { onSettled: () => setResettingTwoFactor(undefined) });
-        }}
+        onConfirm={(user) => resetTwoFactor.mutate(user, { onSettled: () => setResettingTwoFactor(undefined) })}
         onClose={() => setResettingTwoFactor(undefined)}
       >
         {`Turn off two-factor authentication for "${resettingTwoFactor?.email}" and sign them out everywhere? Do this only for someone who lost both their authenticator and their recovery codes, once you know it is them. They will sign in with their password alone and are told by e-mail.`}
-      </LazyConfirmDialog>
+      </LazyRowConfirmDialog>
     </TabBody>
   );
 }

@@ -1,9 +1,11 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { FormError } from '../../../components/form-error.js';
 import { Logo } from '../../../components/logo.js';
 
 /** The frame of the layout-less auth screens: logo, heading, an error line, the form. */
@@ -17,13 +19,21 @@ export function AuthCard({ title, error, children }: { title: string; error?: st
         <Typography variant="h1" sx={{ fontSize: '1.75rem', mb: 3, textAlign: 'center' }}>
           {title}
         </Typography>
-        {error ? (
-          <Alert severity="error" sx={{ mb: 2 }} role="alert">
-            {error}
-          </Alert>
-        ) : null}
+        <FormError message={error} sx={{ mb: 2 }} />
         {children}
       </Paper>
     </Container>
+  );
+}
+
+/** The line under an auth form that leads to another screen: "Already have an account? Log In". */
+export function AuthCardLink({ prompt, to, children }: { prompt?: string; to: string; children: ReactNode }) {
+  return (
+    <Typography sx={{ textAlign: 'center' }}>
+      {prompt === undefined ? undefined : <>{prompt} </>}
+      <Link component={RouterLink} to={to}>
+        {children}
+      </Link>
+    </Typography>
   );
 }

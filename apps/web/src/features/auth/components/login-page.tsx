@@ -2,17 +2,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
-import { PasswordField } from '../../../components/password-field.js';
+import { CurrentPasswordField } from '../../../components/password-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
 import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 import { TwoFactorStep } from './two-factor-step.js';
 import { SsoSignIn } from './sso-sign-in.js';
 import { paths } from '../../../config/paths.js';
@@ -68,25 +67,16 @@ export function LoginPage() {
           required
           fullWidth
         />
-        <PasswordField
-          {...passwordFieldProps(form, 'password')}
-          label="Password"
-          autoComplete="current-password"
-          required
-          fullWidth
-        />
+        <CurrentPasswordField {...passwordFieldProps(form, 'password')} />
         <Link component={RouterLink} to={paths.recoverPassword} sx={{ justifySelf: 'end' }}>
           Forgot Password?
         </Link>
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Log In
         </Button>
-        <Typography sx={{ textAlign: 'center' }}>
-          Don&apos;t have an account?{' '}
-          <Link component={RouterLink} to={paths.signup}>
-            Sign Up
-          </Link>
-        </Typography>
+        <AuthCardLink prompt="Don't have an account?" to={paths.signup}>
+          Sign Up
+        </AuthCardLink>
       </Box>
       <SsoSignIn />
     </AuthCard>

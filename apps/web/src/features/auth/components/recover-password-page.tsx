@@ -1,12 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 import { fieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
@@ -16,7 +14,7 @@ import {
   type RecoverPasswordFormOutput,
   type RecoverPasswordFormValues,
 } from '../schemas.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 import { paths } from '../../../config/paths.js';
 
 export function RecoverPasswordPage() {
@@ -54,12 +52,9 @@ export function RecoverPasswordPage() {
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue
         </Button>
-        <Typography sx={{ textAlign: 'center' }}>
-          Remembered it?{' '}
-          <Link component={RouterLink} to={paths.login}>
-            Log In
-          </Link>
-        </Typography>
+        <AuthCardLink prompt="Remembered it?" to={paths.login}>
+          Log In
+        </AuthCardLink>
       </Box>
     </AuthCard>
   );

@@ -1,16 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
 import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 import { useInBrowser } from '../../../lib/use-signed-in.js';
@@ -55,12 +53,9 @@ export function ResetPasswordPage() {
         >
           Reset Password
         </Button>
-        <Typography sx={{ textAlign: 'center' }}>
-          Need a new link?{' '}
-          <Link component={RouterLink} to={paths.recoverPassword}>
-            Recover password
-          </Link>
-        </Typography>
+        <AuthCardLink prompt="Need a new link?" to={paths.recoverPassword}>
+          Recover password
+        </AuthCardLink>
       </Box>
     </AuthCard>
   );

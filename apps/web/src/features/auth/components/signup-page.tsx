@@ -1,18 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { fieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
 import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 
@@ -47,12 +45,9 @@ export function SignupPage() {
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Sign Up
         </Button>
-        <Typography sx={{ textAlign: 'center' }}>
-          Already have an account?{' '}
-          <Link component={RouterLink} to={paths.login}>
-            Log In
-          </Link>
-        </Typography>
+        <AuthCardLink prompt="Already have an account?" to={paths.login}>
+          Log In
+        </AuthCardLink>
       </Box>
     </AuthCard>
   );

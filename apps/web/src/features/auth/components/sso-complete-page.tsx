@@ -2,19 +2,18 @@ import { SSO_CALLBACK_ERRORS, type SsoCallbackError } from '@dataplatform/contra
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { passwordFieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
-import { PasswordField } from '../../../components/password-field.js';
+import { CurrentPasswordField } from '../../../components/password-field.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/api-error.js';
 import { exchangeSsoCode, linkSsoAccount } from '../api/sso.js';
 import { SsoLinkFormSchema, type SsoLinkFormOutput, type SsoLinkFormValues } from '../schemas.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 
 type Step = { kind: 'working' } | { kind: 'failed'; message: string } | { kind: 'link'; email: string; code: string };
 
@@ -68,11 +67,7 @@ export function SsoCompletePage() {
           <Typography>Signing you in...</Typography>
         </Box>
       ) : (
-        <Typography sx={{ textAlign: 'center' }}>
-          <Link component={RouterLink} to={paths.login}>
-            Back to Log In
-          </Link>
-        </Typography>
+        <AuthCardLink to={paths.login}>Back to Log In</AuthCardLink>
       )}
     </AuthCard>
   );
@@ -102,21 +97,11 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
           An account with {email} already exists. Enter its password once to link it to single sign-on.
         </Typography>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          {...passwordFieldProps(form, 'password')}
-          label="Password"
-          autoComplete="current-password"
-          required
-          fullWidth
-        />
+        <CurrentPasswordField {...passwordFieldProps(form, 'password')} />
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Link and Sign In
         </Button>
-        <Typography sx={{ textAlign: 'center' }}>
-          <Link component={RouterLink} to={paths.login}>
-            Back to Log In
-          </Link>
-        </Typography>
+        <AuthCardLink to={paths.login}>Back to Log In</AuthCardLink>
       </Box>
     </AuthCard>
   );

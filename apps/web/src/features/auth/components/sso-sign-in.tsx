@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
@@ -10,6 +9,7 @@ import { fieldProps } from '../../../components/form-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { startSso } from '../api/sso.js';
 import { SsoStartFormSchema, type SsoStartFormOutput, type SsoStartFormValues } from '../schemas.js';
+import { FormError } from '../../../components/form-error.js';
 
 /**
  * "Sign in with SSO" below the login form (SSO-2): the person's e-mail picks their organisation's
@@ -38,11 +38,7 @@ export function SsoSignIn() {
       <Divider>or</Divider>
       {open ? (
         <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-          {error ? (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          ) : null}
+          <FormError message={error} />
           <TextField
             {...fieldProps(form, 'email')}
             label="Work email"

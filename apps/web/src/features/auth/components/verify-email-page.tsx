@@ -2,15 +2,13 @@ import { emailVerificationMessages } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/api-error.js';
 import { getStoredUser, isLoggedIn, setStoredUser } from '../../../lib/session.js';
 import { verifyEmail } from '../api/verify-email.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthCardLink } from './auth-card.js';
 
 type Outcome = { kind: 'working' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
 
@@ -66,11 +64,7 @@ export function VerifyEmailPage() {
                 : 'Log in to send yourself a new link from your settings.'}
             </Typography>
           )}
-          <Typography sx={{ textAlign: 'center' }}>
-            <Link component={RouterLink} to={next.to}>
-              {next.label}
-            </Link>
-          </Typography>
+          <AuthCardLink to={next.to}>{next.label}</AuthCardLink>
         </Box>
       )}
     </AuthCard>

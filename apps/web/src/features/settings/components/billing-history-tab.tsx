@@ -2,16 +2,11 @@ import { billingMessages, TRANSACTIONS_PAGE_SIZE, type Transaction } from '@data
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { transactionsQueryOptions } from '../api/transactions.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 /** Status colours (SET-BILLING-2): succeeded green, pending amber, failed red. */
 const STATUS_COLORS = { succeeded: 'success', pending: 'warning', failed: 'error' } as const;
@@ -56,23 +51,18 @@ const columns: DataTableColumn<Transaction>[] = [
 
 /** Billing History: the caller's charges, ten a page from skip 0 (SET-BILLING-1). */
 export function BillingHistoryTab() {
-  const paging = useServerPage(TRANSACTIONS_PAGE_SIZE);
-  const query = useQuery(transactionsQueryOptions({ skip: paging.skip, limit: paging.limit }));
-  const pagination = useServerPagination(paging, query.data?.count);
+  const { table } = useServerPagedList(TRANSACTIONS_PAGE_SIZE, transactionsQueryOptions);
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Billing History
-      </Typography>
+      <TabHeading>Billing History</TabHeading>
       <DataTable
         aria-label="Billing history"
         columns={columns}
-        {...listQueryProps(query)}
+        {...table}
         rowKey={(row) => row.id}
         loadingText="Loading transactions..."
         emptyText={billingMessages.noTransactions}
         errorText={billingMessages.transactionsLoadFailed}
-        pagination={pagination}
       />
     </Box>
   );

@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.js';
 import { useAreaFrame } from '../../../lib/area-frame.js';
 import { useDeleteAccount } from '../api/delete-account.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 // The dialog (and MUI's Dialog with it) loads on the first Delete: the tab is part of every
 // settings tab's first load, as the frame holds it (decision 036).
@@ -30,9 +30,7 @@ export function DangerZoneTab() {
 
   return (
     <Box sx={{ display: 'grid', gap: 2, maxWidth: 640 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Delete Account
-      </Typography>
+      <TabHeading>Delete Account</TabHeading>
       <Alert severity="warning">
         Deleting your account removes your profile and saved cards, cancels your subscription and signs you out
         everywhere. This cannot be undone.

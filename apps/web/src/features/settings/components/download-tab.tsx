@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-error.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { useDownloadFile } from '../api/download-file.js';
 import { downloadableFiles } from '../downloadable-files.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 export const DOWNLOAD_TEXTS = {
   none: 'No downloads available.',
@@ -32,9 +33,7 @@ export function DownloadTab({ roles }: { roles: readonly string[] }) {
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Downloads
-      </Typography>
+      <TabHeading>Downloads</TabHeading>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
         {files.map(({ file, label }) => (
           <Button

@@ -1,7 +1,5 @@
 import { ErrorCode, type UpdatePassword } from '@dataplatform/contract';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { applyServerErrors } from '../../../lib/form-errors.js';
@@ -13,6 +11,8 @@ import { ApiError, failureText } from '../../../lib/api-error.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useChangePassword } from '../api/change-password.js';
+import { FormError } from '../../../components/form-error.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 const loadSchema = () => import('./password-schema.js').then((module) => module.UpdatePasswordSchema);
 
@@ -90,14 +90,8 @@ export function PasswordTab() {
       onPointerEnter={fetchSchema}
       sx={{ display: 'grid', gap: 2, maxWidth: 480 }}
     >
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Change Password
-      </Typography>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
+      <TabHeading>Change Password</TabHeading>
+      <FormError message={formError} />
       <PasswordField
         {...withServerError(passwordFieldProps(form, 'current_password'), 'current_password')}
         label="Current Password"

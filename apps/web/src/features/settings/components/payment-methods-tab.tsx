@@ -20,6 +20,7 @@ import {
 } from '../api/payment-methods.js';
 import { CardList } from '../../../components/card-list.js';
 import { QueryState } from '../../../components/query-state.js';
+import { TabHeader } from '../../../components/tab-heading.js';
 
 // The add-card dialog (its card rules, zod, the text fields) loads as the pointer or the focus nears
 // its button, not with the tab.
@@ -44,10 +45,7 @@ export function PaymentMethodsTab() {
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-          Payment Methods
-        </Typography>
+      <TabHeader title="Payment Methods">
         <Button
           variant="contained"
           startIcon={<CreditCard aria-hidden="true" />}
@@ -60,7 +58,7 @@ export function PaymentMethodsTab() {
         >
           Add Payment Method
         </Button>
-      </Box>
+      </TabHeader>
       <QueryState
         query={methods}
         loading="Loading payment methods..."

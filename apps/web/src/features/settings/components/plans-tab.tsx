@@ -35,6 +35,8 @@ import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/pa
 import { plansQueryOptions, useCreatePlan, useDeletePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
 import { subscriptionQueryOptions, useCancelSubscription, useSubscribe } from '../api/subscription.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { FormError } from '../../../components/form-error.js';
+import { TabHeader } from '../../../components/tab-heading.js';
 
 // Only superusers edit plans: the form (react-hook-form, zod) loads when they open it.
 const PlanDialog = lazy(() => import('./plan-dialog.js').then((m) => ({ default: m.PlanDialog })));
@@ -189,10 +191,7 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-          Subscription Plans
-        </Typography>
+      <TabHeader title="Subscription Plans">
         {superuser ? (
           <Button
             variant="contained"
@@ -202,7 +201,7 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
             Add Plan
           </Button>
         ) : undefined}
-      </Box>
+      </TabHeader>
       {body}
       {editing !== undefined ? (
         <Suspense fallback={null}>
@@ -381,11 +380,7 @@ function SubscribeForm({
       <DialogTitle id={titleId}>{switching ? `Switch to ${plan.name}` : `Subscribe to ${plan.name}`}</DialogTitle>
       <DialogContent>
         <Typography sx={{ mb: 2 }}>{planPriceText(plan)}</Typography>
-        {problem ? (
-          <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-            {problem}
-          </Alert>
-        ) : undefined}
+        <FormError message={problem} sx={{ mb: 2 }} />
         {methods.isPending ? (
           <LoadingLine>Loading payment methods...</LoadingLine>
         ) : cards.length === 0 ? (

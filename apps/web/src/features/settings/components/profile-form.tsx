@@ -8,7 +8,6 @@ import {
   type UserMe,
 } from '@dataplatform/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
@@ -22,6 +21,7 @@ import { ApiError } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { emailVerificationKeys } from '../api/email-verification.js';
 import { useUpdateProfile } from '../api/update-profile.js';
+import { FormError } from '../../../components/form-error.js';
 
 export const FULL_NAME_TOO_LONG = `Full name must be at most ${PROFILE_FULL_NAME_MAX_LENGTH} characters`;
 
@@ -72,11 +72,7 @@ export function ProfileForm({ me, onDone }: { me: UserMe; onDone: () => void }) 
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
+      <FormError message={formError} />
       <TextField
         {...fieldProps(form, 'full_name', { reserveMessageSpace: true })}
         label="Full name"

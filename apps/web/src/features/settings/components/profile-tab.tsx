@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { emailVerificationStatusQueryOptions } from '../api/email-verification.js';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 // The form (react-hook-form, zod, text fields) loads when Edit is pressed, not with the tab.
 const loadProfileForm = () => import('./profile-form.js');
@@ -17,9 +18,7 @@ export function ProfileTab({ me }: { me: UserMe }) {
   const [editing, setEditing] = useState(false);
   return (
     <Box sx={{ display: 'grid', gap: 2, maxWidth: 480 }}>
-      <Typography variant="h2" sx={{ fontSize: '1.5rem' }}>
-        User Information
-      </Typography>
+      <TabHeading>User Information</TabHeading>
       {editing ? (
         <Suspense fallback={<LoadingLine>Loading...</LoadingLine>}>
           <ProfileForm me={me} onDone={() => setEditing(false)} />

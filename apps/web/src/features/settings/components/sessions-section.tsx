@@ -11,6 +11,7 @@ import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '../api/sessions.js';
 import { QueryState } from '../../../components/query-state.js';
+import { TabHeader } from '../../../components/tab-heading.js';
 
 function deviceName(session: AccountSession): string {
   return session.device ?? 'Unknown browser';
@@ -33,14 +34,11 @@ export function SessionsSection() {
 
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography id={headingId} variant="h2" sx={{ fontSize: '1.5rem' }}>
-          Active sessions
-        </Typography>
+      <TabHeader id={headingId} title="Active sessions">
         <Button variant="outlined" disabled={others.length === 0} onClick={() => setSigningOutOthers(true)}>
           Sign out all other sessions
         </Button>
-      </Box>
+      </TabHeader>
       <QueryState
         query={sessions}
         loading="Loading your sessions..."

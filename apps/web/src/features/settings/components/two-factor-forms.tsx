@@ -19,12 +19,27 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fieldProps, passwordFieldProps } from '../../../components/form-field.js';
-import { PasswordField } from '../../../components/password-field.js';
+import { CurrentPasswordField } from '../../../components/password-field.js';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { useConfirmTwoFactor, useDisableTwoFactor } from '../api/two-factor.js';
+import { FormError } from '../../../components/form-error.js';
 
 const CODE_INPUT = { inputMode: 'numeric', maxLength: 7 } as const;
+
+/** The code of the authenticator app: its label, the one-time-code autofill and a numeric keyboard. */
+function CodeField(props: ReturnType<typeof fieldProps>) {
+  return (
+    <TextField
+      {...props}
+      label="Authentication code"
+      autoComplete="one-time-code"
+      required
+      fullWidth
+      slotProps={{ htmlInput: CODE_INPUT }}
+    />
+  );
+}
 
 /** The secret in groups of four, as authenticator apps show and accept it. */
 function groupedKey(secret: string): string {
@@ -140,19 +155,8 @@ export function SetupStep({
         2. Enter the 6-digit code the app shows
       </Typography>
       <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2, maxWidth: 320 }}>
-        {formError ? (
-          <Alert severity="error" role="alert">
-            {formError}
-          </Alert>
-        ) : undefined}
-        <TextField
-          {...fieldProps(form, 'code')}
-          label="Authentication code"
-          autoComplete="one-time-code"
-          required
-          fullWidth
-          slotProps={{ htmlInput: CODE_INPUT }}
-        />
+        <FormError message={formError} />
+        <CodeField {...fieldProps(form, 'code')} />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
           <Button type="submit" variant="contained" loading={form.formState.isSubmitting}>
             Turn on
@@ -193,26 +197,9 @@ export function DisableForm() {
         Turn off two-factor authentication
       </Typography>
       <Typography>Enter your password and a current code from your authenticator app.</Typography>
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {formError}
-        </Alert>
-      ) : undefined}
-      <PasswordField
-        {...passwordFieldProps(form, 'password')}
-        label="Password"
-        autoComplete="current-password"
-        required
-        fullWidth
-      />
-      <TextField
-        {...fieldProps(form, 'code')}
-        label="Authentication code"
-        autoComplete="one-time-code"
-        required
-        fullWidth
-        slotProps={{ htmlInput: CODE_INPUT }}
-      />
+      <FormError message={formError} />
+      <CurrentPasswordField {...passwordFieldProps(form, 'password')} />
+      <CodeField {...fieldProps(form, 'code')} />
       <Box>
         <Button type="submit" variant="outlined" color="error" loading={form.formState.isSubmitting}>
           Turn off

@@ -10,6 +10,8 @@ import { showToast } from '../../../lib/toast-store.js';
 import { twoFactorStatusQueryOptions, useBeginTwoFactorSetup } from '../api/two-factor.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
+import { FormError } from '../../../components/form-error.js';
+import { TabHeading } from '../../../components/tab-heading.js';
 
 // The forms (react-hook-form, zod) load when one shows: the tab itself needs neither.
 const SetupStep = lazy(() => import('./two-factor-forms.js').then((m) => ({ default: m.SetupStep })));
@@ -143,11 +145,7 @@ export function TwoFactorSection() {
         <Typography>
           <strong>Off.</strong> Add a second step to signing in: a 6-digit code from an authenticator app on your phone.
         </Typography>
-        {beginError ? (
-          <Alert severity="error" role="alert">
-            {beginError}
-          </Alert>
-        ) : undefined}
+        <FormError message={beginError} />
         <Box>
           <Button variant="contained" loading={begin.isPending} onClick={() => void start()}>
             Turn on two-factor authentication
@@ -159,9 +157,7 @@ export function TwoFactorSection() {
 
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ display: 'grid', gap: 2 }}>
-      <Typography id={headingId} variant="h2" sx={{ fontSize: '1.5rem' }}>
-        Two-factor authentication
-      </Typography>
+      <TabHeading id={headingId}>Two-factor authentication</TabHeading>
       <Suspense fallback={<LoadingLine>Loading...</LoadingLine>}>{body}</Suspense>
     </Box>
   );
