@@ -384,14 +384,19 @@ test.describe('signed-in tabs', () => {
     const markup = (await response?.text()) ?? '';
     expect(markup).toContain('<title>Negotiated rates by payer | Data Platform</title>');
     expect(markup).not.toContain(account.email);
-    // Before the app: the site's top bar and the report's loading line, the footer out of view (the
-    // report grows from there and moves nothing the visitor sees).
+    // Before the app: the site's top bar, the report's heading and description (known for a built-in
+    // report) and its loading line, the footer out of view (the report grows from there and moves
+    // nothing the visitor sees). Copy link waits for the app: a press now would be lost.
     await expect(page.getByRole('status')).toHaveText('Loading the report...');
     await expect(page.getByRole('link', { name: 'Data Platform home' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Negotiated rates by payer', level: 1 })).toBeVisible();
+    await expect(page.getByText(/^In-network rates the payers negotiated/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copy link' })).toBeDisabled();
     await expect(page.getByRole('contentinfo')).not.toBeInViewport();
     releaseApp();
 
-    await expect(page.getByRole('heading', { name: 'Negotiated rates by payer', level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copy link' })).toBeEnabled();
+    await expect(page.getByRole('heading', { name: 'Negotiated rates by payer', level: 1 })).toHaveCount(1);
     await expect(page.getByRole('contentinfo')).not.toBeInViewport();
     // The parameters come from the URL, as on any report.
     await expect(page.getByRole('combobox', { name: 'Billing code' })).toHaveValue('99214');

@@ -31,6 +31,31 @@ export const REPORT_KPI_FORMATS = ['number', 'integer', 'currency', 'percent'] a
 /** The slugs of the reports every signed-in user sees; no tenant's report may take one. */
 export const BUILT_IN_REPORT_SLUGS = ['payer', 'hospital-prices', 'cms-fs'] as const;
 
+/**
+ * The title and description of each built-in report, word for word as its definition has them
+ * (apps/server/src/modules/studio/built-in-reports.ts, which refuses to load if they differ): the
+ * showcase pages draw them in their frame, before the report arrives.
+ */
+export const BUILT_IN_REPORT_HEADERS: Readonly<
+  Record<(typeof BUILT_IN_REPORT_SLUGS)[number], { title: string; description: string }>
+> = {
+  payer: {
+    title: 'Negotiated rates by payer',
+    description:
+      "In-network rates the payers negotiated for one billing code: the typical rate, how widely each payer's rates spread, and the rates furthest from their payer's median.",
+  },
+  'hospital-prices': {
+    title: 'Hospital prices',
+    description:
+      'What each hospital lists for one service: its gross charge, its discounted cash price, and the rates payers negotiated with it.',
+  },
+  'cms-fs': {
+    title: 'Physician fee schedule by locality',
+    description:
+      "The allowed amount of one service in every payment locality, computed from its relative values, the locality's cost indices and the conversion factor.",
+  },
+};
+
 /** Slugs no tenant report may take: the built-ins', and `new`, the editor's path for a new report. */
 export const RESERVED_REPORT_SLUGS: readonly string[] = [...BUILT_IN_REPORT_SLUGS, 'new'];
 

@@ -1,4 +1,4 @@
-import { parseReportDefinition, type ReportDefinition } from '@dataplatform/contract';
+import { BUILT_IN_REPORT_HEADERS, parseReportDefinition, type ReportDefinition } from '@dataplatform/contract';
 
 /**
  * The reports every signed-in user sees, on the demo source (STUDIO-REPORT-6): they ship with the
@@ -309,10 +309,16 @@ export interface BuiltInReport {
 /** When the built-in texts last changed: their one version's time. */
 export const BUILT_IN_REPORTS_UPDATED_AT = new Date('2026-11-26T00:00:00Z');
 
-function builtIn(id: string, slug: string, text: string): BuiltInReport {
+function builtIn(id: string, slug: keyof typeof BUILT_IN_REPORT_HEADERS, text: string): BuiltInReport {
   const parsed = parseReportDefinition(text);
   // A test parses them too; failing here means a broken text never reaches a user.
   if (!parsed.ok) throw new Error(`built-in report ${slug} is invalid: ${JSON.stringify(parsed.problems)}`);
+  // The web app's showcase frame draws the header from the contract before the report arrives.
+  const { title, description } = parsed.definition;
+  const header = BUILT_IN_REPORT_HEADERS[slug];
+  if (title !== header.title || description !== header.description) {
+    throw new Error(`built-in report ${slug}: its title and description differ from BUILT_IN_REPORT_HEADERS`);
+  }
   return { id, slug, text, definition: parsed.definition };
 }
 

@@ -1,7 +1,9 @@
 import Container from '@mui/material/Container';
 import type { ReactNode } from 'react';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
-import { ReportLoading } from './components/report-loading.js';
+import { useLocation } from 'react-router';
+import { ReportPending } from './components/report-header.js';
+import { showcaseSlug } from './report-view.js';
 
 /**
  * Where a showcase report sits on its page (/payer, /hospital-prices, /cms-fs), with the footer kept
@@ -17,12 +19,13 @@ export function ShowcaseContainer({ children }: { children: ReactNode }) {
 
 /**
  * A showcase report's frame, rendered at build time and shown until its guard has run: the same
- * pending state the viewer shows next, so nothing moves when it takes over.
+ * pending state the viewer shows next (the report's heading and a loading line), so nothing moves
+ * when it takes over.
  */
 export function ShowcaseFrame() {
   return (
     <ShowcaseContainer>
-      <ReportLoading />
+      <ReportPending reportKey={showcaseSlug(useLocation().pathname)} />
     </ShowcaseContainer>
   );
 }

@@ -1,9 +1,5 @@
 import type { ReportBlockPublic, ReportPublic } from '@dataplatform/contract';
-import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -26,7 +22,7 @@ import type { BlockState } from './block-frame.js';
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
 import { ParamBar } from './param-bar.js';
-import { ReportLoading } from './report-loading.js';
+import { ReportHeader, ReportPending } from './report-header.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
@@ -108,7 +104,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
 
   const values = useMemo(() => paramValues(report.data?.params ?? [], search), [report.data, search]);
 
-  if (report.isPending) return <ReportLoading />;
+  if (report.isPending) return <ReportPending reportKey={reportKey} />;
   if (report.isError) {
     const missing = report.error instanceof ApiError && report.error.status === 404;
     return (
@@ -138,35 +134,15 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
       },
       { preventScrollReset: true },
     );
-  const copyLink = () => {
-    void navigator.clipboard.writeText(window.location.href).then(
-      () => showToast('Link copied: it opens this report with these parameters.', 'success'),
-      () => showToast('The link could not be copied.', 'error'),
-    );
-  };
-
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      <Box component="header" sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5 }}>
-          <Typography component="h1" variant="h4" sx={{ fontWeight: 700, mr: 'auto' }}>
-            {data.title}
-          </Typography>
-          <EditReportButton reportId={data.slug} builtIn={data.built_in} />
-          <Button size="small" startIcon={<LinkIcon />} onClick={copyLink}>
-            Copy link
-          </Button>
-        </Box>
-        {data.description ? (
-          <Typography color="text.secondary" sx={{ maxWidth: '75ch' }}>
-            {data.description}
-          </Typography>
-        ) : undefined}
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-          <Chip size="small" label={`Source: ${data.source}`} />
-          <Chip size="small" variant="outlined" label={data.built_in ? 'Built-in' : `Version ${data.version}`} />
-        </Box>
-      </Box>
+      <ReportHeader
+        title={data.title}
+        description={data.description}
+        source={data.source}
+        version={data.built_in ? null : data.version}
+        actions={data.built_in ? undefined : <EditReportButton reportId={data.slug} />}
+      />
       {data.params.length > 0 ? (
         <ParamBar report={data} params={data.params} values={values} onApply={applyParams} />
       ) : undefined}

@@ -45,9 +45,9 @@ export function NewReportButton() {
 }
 
 /** The viewer's "Edit", for holders of `reports:write` on a report of the tenant (built-ins are read-only). */
-export function EditReportButton({ reportId, builtIn }: { reportId: string; builtIn: boolean }) {
+export function EditReportButton({ reportId }: { reportId: string }) {
   const canWrite = useCanWrite();
-  if (!canWrite || builtIn) return null;
+  if (!canWrite) return null;
   return (
     <Button
       size="small"
