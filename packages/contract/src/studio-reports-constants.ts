@@ -32,25 +32,28 @@ export const REPORT_KPI_FORMATS = ['number', 'integer', 'currency', 'percent'] a
 export const BUILT_IN_REPORT_SLUGS = ['payer', 'hospital-prices', 'cms-fs'] as const;
 
 /**
- * The title and description of each built-in report, word for word as its definition has them
+ * The title, description and source of each built-in report, word for word as its definition has them
  * (apps/server/src/modules/studio/built-in-reports.ts, which refuses to load if they differ): the
  * showcase pages draw them in their frame, before the report arrives.
  */
 export const BUILT_IN_REPORT_HEADERS: Readonly<
-  Record<(typeof BUILT_IN_REPORT_SLUGS)[number], { title: string; description: string }>
+  Record<(typeof BUILT_IN_REPORT_SLUGS)[number], { title: string; description: string; source: 'demo' }>
 > = {
   payer: {
     title: 'Negotiated rates by payer',
+    source: 'demo',
     description:
       "In-network rates the payers negotiated for one billing code: the typical rate, how widely each payer's rates spread, and the rates furthest from their payer's median.",
   },
   'hospital-prices': {
     title: 'Hospital prices',
+    source: 'demo',
     description:
       'What each hospital lists for one service: its gross charge, its discounted cash price, and the rates payers negotiated with it.',
   },
   'cms-fs': {
     title: 'Physician fee schedule by locality',
+    source: 'demo',
     description:
       "The allowed amount of one service in every payment locality, computed from its relative values, the locality's cost indices and the conversion factor.",
   },

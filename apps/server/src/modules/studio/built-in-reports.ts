@@ -314,10 +314,10 @@ function builtIn(id: string, slug: keyof typeof BUILT_IN_REPORT_HEADERS, text: s
   // A test parses them too; failing here means a broken text never reaches a user.
   if (!parsed.ok) throw new Error(`built-in report ${slug} is invalid: ${JSON.stringify(parsed.problems)}`);
   // The web app's showcase frame draws the header from the contract before the report arrives.
-  const { title, description } = parsed.definition;
+  const { title, description, source } = parsed.definition;
   const header = BUILT_IN_REPORT_HEADERS[slug];
-  if (title !== header.title || description !== header.description) {
-    throw new Error(`built-in report ${slug}: its title and description differ from BUILT_IN_REPORT_HEADERS`);
+  if (title !== header.title || description !== header.description || source !== header.source) {
+    throw new Error(`built-in report ${slug}: its title, description or source differs from BUILT_IN_REPORT_HEADERS`);
   }
   return { id, slug, text, definition: parsed.definition };
 }

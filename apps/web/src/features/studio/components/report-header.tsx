@@ -73,7 +73,7 @@ export function ReportPending({ reportKey }: { reportKey: string }) {
   if (!known) return <ReportLoading />;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      <ReportHeader title={known.title} description={known.description} source="demo" version={null} />
+      <ReportHeader title={known.title} description={known.description} source={known.source} version={null} />
       <ReportLoading />
     </Box>
   );
