@@ -62,19 +62,26 @@ function ReportLoading() {
 }
 
 /**
- * A report before its definition arrives. A built-in report's heading is known ahead (the contract's
- * BUILT_IN_REPORT_HEADERS), so it shows at once, as the showcase pages' prerendered frame has it: the
- * report's largest text is on screen with the first paint and stays where it is.
+ * A report before its definition arrives (`children`: the loading line, or the failure that came
+ * instead). A built-in report's heading is known ahead (the contract's BUILT_IN_REPORT_HEADERS), so
+ * it shows at once, as the showcase pages' prerendered frame has it: the report's largest text is on
+ * screen with the first paint and stays where it is, whatever comes below it.
  */
-export function ReportPending({ reportKey }: { reportKey: string }) {
+export function ReportPending({
+  reportKey,
+  children = <ReportLoading />,
+}: {
+  reportKey: string;
+  children?: ReactNode;
+}) {
   const known = Object.hasOwn(BUILT_IN_REPORT_HEADERS, reportKey)
     ? BUILT_IN_REPORT_HEADERS[reportKey as keyof typeof BUILT_IN_REPORT_HEADERS]
     : undefined;
-  if (!known) return <ReportLoading />;
+  if (!known) return children;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
       <ReportHeader title={known.title} description={known.description} source={known.source} version={null} />
-      <ReportLoading />
+      {children}
     </Box>
   );
 }

@@ -108,13 +108,15 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   if (report.isError) {
     const missing = report.error instanceof ApiError && report.error.status === 404;
     return (
-      <LoadFailure
-        sx={{ my: 6 }}
-        onRetry={missing ? undefined : () => void report.refetch()}
-        retrying={report.isFetching}
-      >
-        {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
-      </LoadFailure>
+      <ReportPending reportKey={reportKey}>
+        <LoadFailure
+          sx={{ my: 6 }}
+          onRetry={missing ? undefined : () => void report.refetch()}
+          retrying={report.isFetching}
+        >
+          {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
+        </LoadFailure>
+      </ReportPending>
     );
   }
 
