@@ -63,6 +63,45 @@ test('a signed-in user reads the payer report: figures, a chart, a paged table, 
   }
 });
 
+test('a chart is drawn in a worker, then goes live with its tooltips when pointed at, laid out the same', async ({
+  page,
+  user: _user,
+}) => {
+  test.setTimeout(120_000);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/payer');
+  const chart = page.getByRole('region', { name: 'Median rate by payer' }).getByRole('img');
+  const picture = chart.locator('svg.marks');
+  await expect(picture).toBeVisible({ timeout: 60_000 });
+  // The picture came from the worker's script; Vega has not loaded on the page.
+  expect(scripts.some((script) => /\/chart-picture\.worker-[\w-]{8}\.js$/.test(script))).toBe(true);
+  expect(scripts.some((script) => /\/live-chart-[\w-]{8}\.js$/.test(script))).toBe(false);
+  // Where the axes, labels and marks sit: the worker measures text as the page does.
+  const layout = () =>
+    picture.evaluate((svg) =>
+      [...svg.querySelectorAll('[transform]')].map((element) => element.getAttribute('transform')).join(' '),
+    );
+  const drawnInWorker = await layout();
+  expect(drawnInWorker).not.toBe('');
+
+  const box = (await chart.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+  await expect(chart.locator('[role="graphics-document"] svg.marks')).toBeVisible({ timeout: 30_000 });
+  expect(scripts.some((script) => /\/live-chart-[\w-]{8}\.js$/.test(script))).toBe(true);
+  expect(await layout()).toBe(drawnInWorker);
+
+  // A bar answers a pointer with its figures (Vega names each bar by them: "…; Payer: Aetna").
+  const firstBar = chart.locator('[aria-roledescription="bar"]').first();
+  const payer = (await firstBar.getAttribute('aria-label'))!.replace(/^.*Payer: /, '');
+  await firstBar.hover();
+  const tooltip = page.locator('#vg-tooltip-element');
+  await expect(tooltip).toContainText(/Median negotiated rate\s*\$[\d,]+/);
+  await expect(tooltip).toContainText(payer);
+});
+
 test('a visitor who is not signed in is sent to log in from a report', async ({ page }) => {
   await page.goto('/hospital-prices');
   await expect(page).toHaveURL(/\/login/);

@@ -1,6 +1,7 @@
 import type { ReportBlockPublic, ReportParamPublic, ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
+import { startChartWorker } from './chart/chart-picture.js';
 import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
 
 // What a report's view asks the server for, read from its URL. The viewer renders from it and the
@@ -61,9 +62,6 @@ export function blockRunRequest(block: ReportBlockPublic, params: ParamValues, s
   };
 }
 
-// Vega, Vega-Lite and the interpreter load with the first chart a person opens, never before.
-export const loadVegaChart = () => import('./components/vega-chart.js');
-
 /**
  * Starts what a report's view will ask for: its definition, then each block's rows and, with a
  * chart, the chart library. Nothing is awaited: the route renders as soon as its code is in, and the
@@ -77,7 +75,8 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams): 
       const params = paramValues(report.params, search);
       for (const block of report.blocks) {
         if (block.kind === 'text') continue;
-        if (block.kind === 'chart') void loadVegaChart();
+        // Vega, Vega-Lite and the interpreter load in the worker that draws the charts (decision 055).
+        if (block.kind === 'chart') startChartWorker();
         void client.prefetchQuery(
           runBlockQueryOptions(report.id, report.version, blockRunRequest(block, params, search)),
         );

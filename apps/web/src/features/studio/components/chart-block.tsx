@@ -1,11 +1,10 @@
 import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
 import Button from '@mui/material/Button';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { BlockFrame, type BlockState } from './block-frame.js';
 import { ResultTable } from './result-table.js';
-import { loadVegaChart } from '../report-view.js';
-
-const VegaChart = lazy(loadVegaChart);
+import VegaChart from './vega-chart.js';
+import { startChartWorker } from '../chart/chart-picture.js';
 
 /** A chart block, with "View as table" so a keyboard and a screen reader reach its numbers. */
 export function ChartBlock({
@@ -19,9 +18,7 @@ export function ChartBlock({
 }) {
   const [asTable, setAsTable] = useState(false);
   // Fetched while the block's rows are on their way, not after they arrive: the two downloads overlap.
-  useEffect(() => {
-    void loadVegaChart();
-  }, []);
+  useEffect(() => void startChartWorker(), []);
   const title = block.title ?? 'Chart';
   const values = useMemo(
     () =>
@@ -45,9 +42,7 @@ export function ChartBlock({
       {asTable && result ? (
         <ResultTable label={`${title}: the chart's numbers`} result={result} />
       ) : (
-        <Suspense fallback={<span role="status">Loading the chart...</span>}>
-          <VegaChart spec={spec} values={values} description={`${title}. Use View as table to read its numbers.`} />
-        </Suspense>
+        <VegaChart spec={spec} values={values} description={`${title}. Use View as table to read its numbers.`} />
       )}
     </BlockFrame>
   );

@@ -1,21 +1,56 @@
 import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
 import { useColorScheme, useTheme } from '@mui/material/styles';
-import { useEffect, useRef } from 'react';
-import { logger, parse, View, Warn } from 'vega';
-import { expressionInterpreter } from 'vega-interpreter';
-import { compile, type TopLevelSpec } from 'vega-lite';
-import { Handler } from 'vega-tooltip';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { LoadingLine } from '../../../components/loading-line.js';
+import { drawChartPicture } from '../chart/chart-picture.js';
+import { fullChartSpec } from '../chart/chart-spec.js';
 
-/** Resolves in a later task, so the work after it does not lengthen the current one. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** How long a resize settles before the chart is drawn again at the new width. */
+const RESIZE_SETTLE_MS = 150;
+
+/** The element's content width in whole pixels, followed as it resizes (after it settles). */
+function useContentWidth(element: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState<number>();
+  useEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    let measured = false;
+    // A ResizeObserver reports once on observe (the first width, taken at once), then on each change.
+    const observer = new ResizeObserver(() => {
+      const measure = () => setWidth(Math.round(target.clientWidth));
+      clearTimeout(settle);
+      if (measured) settle = setTimeout(measure, RESIZE_SETTLE_MS);
+      else measure();
+      measured = true;
+    });
+    observer.observe(target);
+    return () => {
+      clearTimeout(settle);
+      observer.disconnect();
+    };
+  }, [element]);
+  return width;
+}
 
 /**
- * A Vega-Lite chart of the rows a block's query answered. This module (and Vega with it) loads
- * only with a report's first chart. The spec is compiled with Vega-Lite's `compile` and drawn by
- * Vega's `View` directly: vega-embed added its action menu, themes, JSON patching and version checks,
- * none of which the viewer uses (bench/results/2026-11-27-chart-chunk.md).
- * Expressions go through Vega's interpreter (`ast: true`), not `new Function`, so the page's
- * Content-Security-Policy (script-src 'self') holds. Colours come from the app's theme.
+ * Vega's SVG text as a node of this document (Vega escapes the text and URLs it writes), hidden from
+ * screen readers as the live view is: the chart's element is the image, named by its description.
+ */
+function svgNode(svg: string): Node {
+  const root = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+  if (root.namespaceURI !== 'http://www.w3.org/2000/svg') throw new Error('The chart picture is not SVG.');
+  root.setAttribute('aria-hidden', 'true');
+  return document.importNode(root, true);
+}
+
+/**
+ * A Vega-Lite chart of the rows a block's query answered (decision 055). It is first drawn as a
+ * picture in a worker, so Vega's work stays off the page's main thread; when a person points at it,
+ * the live view (with tooltips) loads and takes its place. This module has no Vega in it: the worker
+ * loads with the report's first chart, the live view with the first pointer on a chart. Colours come
+ * from the app's theme.
  */
 export default function VegaChart({
   spec,
@@ -27,6 +62,11 @@ export default function VegaChart({
   description: string;
 }) {
   const element = useRef<HTMLDivElement>(null);
+  const width = useContentWidth(element);
+  const [live, setLive] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  // Until the first drawing is in: a loading line (a redrawing chart keeps its last drawing meanwhile).
+  const [drawn, setDrawn] = useState(false);
   const theme = useTheme();
   // The palette may hold CSS variables, which SVG attributes cannot resolve: the colours as computed,
   // drawn again when the scheme in use changes (the toggle, or the system's when it decides).
@@ -35,71 +75,60 @@ export default function VegaChart({
 
   useEffect(() => {
     const target = element.current;
-    if (!target) return;
-    let view: View | undefined;
+    if (!target || !width) return;
     const style = getComputedStyle(target);
-    const text = style.color;
-    const grid = style.borderColor;
-    const full = {
-      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-      width: 'container',
-      autosize: { type: 'fit', contains: 'padding' },
-      description,
-      ...spec,
-      data: { values },
-      config: {
-        background: 'transparent',
-        font: theme.typography.fontFamily,
-        axis: { labelColor: text, titleColor: text, gridColor: grid, domainColor: grid, tickColor: grid },
-        legend: { labelColor: text, titleColor: text },
-        title: { color: text },
-        view: { stroke: 'transparent' },
-        ...(typeof spec.config === 'object' && spec.config !== null ? spec.config : {}),
-      },
-    };
-    // Async so that a spec Vega-Lite cannot compile rejects a promise, as vega-embed's did, instead
-    // of throwing out of the effect. It first lets the browser paint: an effect of a key press or a
-    // click runs before the next frame, and compiling and drawing a chart is the heaviest work of a
-    // parameter change, so the other blocks' new figures show first and the chart follows.
-    // Compiling, parsing and drawing are each a task of their own (`nextTask`): on a slow phone they
-    // are a few frames of work apiece, and between them the page answers input and paints.
+    const look = { text: style.color, grid: style.borderColor, font: theme.typography.fontFamily ?? 'sans-serif' };
+    const full = fullChartSpec(spec, values, description, look, width);
     let cancelled = false;
+    let finalize: (() => void) | undefined;
     const draw = async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      if (!live) {
+        const svg = await drawChartPicture(full);
+        if (cancelled) return;
+        if (svg !== null) {
+          target.replaceChildren(svgNode(svg));
+          setDrawn(true);
+          setFailure(undefined);
+          return;
+        }
+      }
+      // Pointed at, or a browser whose workers cannot draw: the live view.
+      const { drawLiveChart } = await import('../chart/live-chart.js');
       if (cancelled) return;
-      const log = logger(Warn);
-      const vgSpec = compile(full as TopLevelSpec, { logger: log }).spec;
-      await nextTask();
+      finalize = await drawLiveChart(target, full, () => cancelled);
       if (cancelled) return;
-      const runtime = parse(vgSpec, undefined, { ast: true });
-      await nextTask();
-      if (cancelled) return;
-      view = new View(runtime, {
-        renderer: 'svg',
-        logger: log,
-        expr: expressionInterpreter,
-        // The HTML tooltip vega-embed showed for `tooltip: true` on a mark (Vega's own handler would
-        // put the datum in the role="img" element's title instead).
-        tooltip: new Handler().call,
-      });
-      target.replaceChildren();
-      await view.initialize(target).runAsync();
+      setDrawn(true);
+      setFailure(undefined);
     };
-    void draw();
+    draw().catch((error: unknown) => {
+      if (cancelled) return;
+      target.replaceChildren();
+      setDrawn(true);
+      setFailure(error instanceof Error ? error.message : String(error));
+    });
     return () => {
       cancelled = true;
-      view?.finalize();
+      finalize?.();
     };
-  }, [spec, values, description, mode, theme.typography.fontFamily]);
+  }, [spec, values, description, mode, theme.typography.fontFamily, width, live]);
 
   // The SVG is a picture of the numbers: a screen reader gets the description here and the numbers
   // from "View as table".
   return (
-    <Box
-      ref={element}
-      role="img"
-      aria-label={description}
-      sx={{ width: '100%', color: 'text.secondary', borderColor: 'divider' }}
-    />
+    <>
+      {!drawn && <LoadingLine sx={{ color: 'text.secondary' }}>Drawing the chart...</LoadingLine>}
+      <Box
+        ref={element}
+        role="img"
+        aria-label={description}
+        onPointerEnter={() => setLive(true)}
+        sx={{ width: '100%', color: 'text.secondary', borderColor: 'divider' }}
+      />
+      {failure && (
+        <Typography role="alert" variant="body2" color="error">
+          The chart could not be drawn: {failure}
+        </Typography>
+      )}
+    </>
   );
 }
