@@ -1,22 +1,34 @@
+import { http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { server } from '../test/api-server.js';
 import { apiRequest } from './api-client.js';
 import { ApiError } from './api-error.js';
 import { registerNavigator } from './navigation.js';
 import { STORAGE_KEYS } from './session.js';
 
 interface SeenRequest {
+  method: string;
+  /** Path and query, as the client asked for them. */
   url: string;
-  init: RequestInit;
+  headers: Headers;
+  body: string;
 }
 
-/** Answers every fetch with `response` and records what was asked. */
-function serveWith(response: () => Response): SeenRequest[] {
+/** Answers every API call with `response` (through the tests' one network) and records what was asked. */
+function serveWith(response: () => Response | Promise<Response>): SeenRequest[] {
   const seen: SeenRequest[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    seen.push({ url, init });
-    if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-    return response();
-  });
+  server.use(
+    http.all('*/api/v1/*', async ({ request }) => {
+      const url = new URL(request.url);
+      seen.push({
+        method: request.method,
+        url: `${url.pathname}${url.search}`,
+        headers: request.headers,
+        body: await request.text(),
+      });
+      return response();
+    }),
+  );
   return seen;
 }
 
@@ -30,7 +42,7 @@ describe('apiRequest', () => {
     registerNavigator((to) => navigations.push(to));
   });
   afterEach(() => {
-    vi.unstubAllGlobals();
+    vi.useRealTimers();
     registerNavigator(undefined);
   });
 
@@ -39,21 +51,21 @@ describe('apiRequest', () => {
     localStorage.setItem(STORAGE_KEYS.selectedTenantId, 'tenant-7');
     const seen = serveWith(() => json(200, { ok: true }));
     await expect(apiRequest({ path: '/users/me', query: { skip: 0, limit: 10 } })).resolves.toEqual({ ok: true });
-    const headers = seen[0]?.init.headers as Record<string, string>;
+    const headers = seen[0]!.headers;
     expect(seen[0]?.url).toBe('/api/v1/users/me?skip=0&limit=10');
-    expect(headers.Authorization).toBe('Bearer token-1');
-    expect(headers['X-Tenant-ID']).toBe('tenant-7');
-    expect(headers.Accept).toBe('application/json');
+    expect(headers.get('Authorization')).toBe('Bearer token-1');
+    expect(headers.get('X-Tenant-ID')).toBe('tenant-7');
+    expect(headers.get('Accept')).toBe('application/json');
   });
 
   it('sends an empty X-Tenant-ID and no Authorization when nothing is stored', async () => {
     const seen = serveWith(() => json(200, {}));
     await apiRequest({ path: '/contact/', method: 'POST', json: { name: 'Al' } });
-    const headers = seen[0]?.init.headers as Record<string, string>;
-    expect(headers['X-Tenant-ID']).toBe('');
-    expect(headers.Authorization).toBeUndefined();
-    expect(headers['Content-Type']).toBe('application/json');
-    expect(seen[0]?.init.body).toBe('{"name":"Al"}');
+    const headers = seen[0]!.headers;
+    expect(headers.get('X-Tenant-ID')).toBe('');
+    expect(headers.has('Authorization')).toBe(false);
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(seen[0]?.body).toBe('{"name":"Al"}');
   });
 
   it('leaves out X-Tenant-ID when a call asks to go without it', async () => {
@@ -61,29 +73,44 @@ describe('apiRequest', () => {
     localStorage.setItem(STORAGE_KEYS.selectedTenantId, 'tenant-7');
     const seen = serveWith(() => json(200, { data: [], count: 0 }));
     await apiRequest({ path: '/users/me/tenants', withoutTenant: true });
-    const headers = seen[0]?.init.headers as Record<string, string>;
-    expect(headers).not.toHaveProperty('X-Tenant-ID');
-    expect(headers.Authorization).toBe('Bearer token-1');
+    const headers = seen[0]!.headers;
+    expect(headers.has('X-Tenant-ID')).toBe(false);
+    expect(headers.get('Authorization')).toBe('Bearer token-1');
   });
 
   // WEB-CLIENT-3: identity is the bearer header, never a cookie, so there is no XSRF pair to send.
-  it('sends no XSRF header, even with an XSRF-TOKEN cookie set, and no timeout of its own (WEB-CLIENT-3)', async () => {
+  it('sends no XSRF header, even with an XSRF-TOKEN cookie set (WEB-CLIENT-3)', async () => {
     localStorage.setItem(STORAGE_KEYS.accessToken, 'token-1');
     document.cookie = 'XSRF-TOKEN=from-a-cookie';
     try {
       const seen = serveWith(() => json(200, {}));
       await apiRequest({ path: '/users/me' });
       await apiRequest({ path: '/contact/', method: 'POST', json: { name: 'Al' } });
-      for (const { init } of seen) {
-        const names = Object.keys(init.headers as Record<string, string>).map((name) => name.toLowerCase());
+      expect(seen).toHaveLength(2);
+      for (const { headers } of seen) {
+        const names = [...headers.keys()];
         expect(names.filter((name) => name.includes('xsrf') || name.includes('csrf'))).toEqual([]);
         expect(names).toContain('authorization');
-        // No AbortSignal of the client's own: a call without the caller's signal never times out.
-        expect(init.signal).toBeUndefined();
       }
     } finally {
       document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
     }
+  });
+
+  it('puts no time limit of its own on a call: a slow answer still arrives (WEB-CLIENT-3)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    serveWith(async () => {
+      await answered;
+      return json(200, { late: true });
+    });
+    let settled = false;
+    const call = apiRequest({ path: '/users/me' }).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(settled).toBe(false);
+    answer();
+    await expect(call).resolves.toEqual({ late: true });
   });
 
   it('adds a JSON content type and X-User-ID from the stored user to admin calls only', async () => {
@@ -94,21 +121,23 @@ describe('apiRequest', () => {
     await apiRequest({ path: '/authorization/roles', method: 'POST', json: { name: 'r' }, admin: true });
     await apiRequest({ path: '/users/x', method: 'DELETE', admin: true });
     await apiRequest({ path: '/users/me' });
-    const headers = seen.map((request) => request.init.headers as Record<string, string>);
-    expect(headers[0]).toMatchObject({ 'Content-Type': 'application/json', 'X-User-ID': 'user-42' });
-    expect(headers[1]).toMatchObject({ 'Content-Type': 'application/json', 'X-User-ID': 'user-42' });
+    const headers = seen.map((request) => request.headers);
+    for (const admin of headers.slice(0, 2)) {
+      expect(admin.get('Content-Type')).toBe('application/json');
+      expect(admin.get('X-User-ID')).toBe('user-42');
+    }
     // A bodiless DELETE carries no content type: the server refuses an empty JSON body.
-    expect(headers[2]?.['Content-Type']).toBeUndefined();
-    expect(headers[2]?.['X-User-ID']).toBe('user-42');
-    expect(headers[3]?.['X-User-ID']).toBeUndefined();
-    expect(headers[3]?.['Content-Type']).toBeUndefined();
+    expect(headers[2]?.has('Content-Type')).toBe(false);
+    expect(headers[2]?.get('X-User-ID')).toBe('user-42');
+    expect(headers[3]?.has('X-User-ID')).toBe(false);
+    expect(headers[3]?.has('Content-Type')).toBe(false);
   });
 
   it('posts the login form url-encoded', async () => {
     const seen = serveWith(() => json(200, { access_token: 't', token_type: 'bearer' }));
     await apiRequest({ path: '/login/access-token', method: 'POST', form: { username: 'a@b.co', password: 'p w' } });
-    expect((seen[0]?.init.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
-    expect(seen[0]?.init.body).toBe('username=a%40b.co&password=p+w');
+    expect(seen[0]?.headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
+    expect(seen[0]?.body).toBe('username=a%40b.co&password=p+w');
   });
 
   it('answers undefined for a 204', async () => {
@@ -162,6 +191,22 @@ describe('apiRequest', () => {
     const controller = new AbortController();
     controller.abort();
     const error = await apiRequest({ path: '/users/me', signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('Request aborted');
+  });
+
+  it('calls a request cancelled with a reason of the caller\'s own "Request aborted" too', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    serveWith(async () => {
+      await answered;
+      return json(200, {});
+    });
+    const controller = new AbortController();
+    const call = apiRequest({ path: '/users/me', signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort(new Error('The page was left'));
+    answer();
+    const error = await call;
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('Request aborted');
   });

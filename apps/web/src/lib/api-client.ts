@@ -78,8 +78,12 @@ function filenameOf(response: Response): string {
   return decodeURIComponent(new URL(response.url, 'http://x').pathname.split('/').pop() ?? 'download');
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
+/**
+ * Whether a failed fetch was the caller's cancelling: its signal says so, whatever fetch threw (an
+ * AbortError, of another realm's DOMException in tests, or the reason the caller gave to abort()).
+ */
+function cancelled(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 /** The headers every call carries: the bearer token and the selected tenant. */
@@ -138,7 +142,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
       signal: options.signal,
     });
   } catch (error) {
-    if (isAbort(error)) throw ApiError.aborted(url);
+    if (cancelled(options.signal)) throw ApiError.aborted(url);
     throw error;
   }
 
@@ -149,7 +153,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
         ? { blob: await response.blob(), filename: filenameOf(response) }
         : await readBody(response);
   } catch (error) {
-    if (isAbort(error)) throw ApiError.aborted(url);
+    if (cancelled(options.signal)) throw ApiError.aborted(url);
     throw error;
   }
   if (!response.ok) throw failure(url, token, response.status, response.statusText, responseBody);
