@@ -102,6 +102,31 @@ test('a chart is drawn in a worker, then goes live with its tooltips when pointe
   await expect(tooltip).toContainText(payer);
 });
 
+test('a chart Vega cannot draw says so in its own block, and the other blocks still show', async ({
+  page,
+  user: _user,
+}) => {
+  // A definition as an author could save it: a chart whose mark Vega-Lite does not know.
+  await page.route(/\/api\/v1\/studio\/reports\/payer$/, async (route) => {
+    const response = await route.fetch();
+    const report = (await response.json()) as { blocks: { kind: string; chart?: { spec: object } }[] };
+    const chart = report.blocks.find((block) => block.kind === 'chart')!;
+    chart.chart!.spec = { ...chart.chart!.spec, mark: 'nonsense' };
+    await route.fulfill({ response, json: report });
+  });
+  await page.goto('/payer');
+  const broken = page.getByRole('region', { name: 'Median rate by payer' });
+  await expect(broken.getByRole('alert')).toHaveText('The chart could not be drawn from its spec.', {
+    timeout: 60_000,
+  });
+  await expect(
+    page.getByRole('region', { name: /^Spread of rates by payer/ }).locator('[role="img"] svg.marks'),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Median negotiated rate' }).getByText(/^\$[\d,]+\.\d\d$/),
+  ).toBeVisible();
+});
+
 test('a visitor who is not signed in is sent to log in from a report', async ({ page }) => {
   await page.goto('/hospital-prices');
   await expect(page).toHaveURL(/\/login/);

@@ -5,6 +5,7 @@ import { logger, parse, textMetrics, View, Warn } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { PictureReply, PictureRequest } from './chart-picture-protocol.js';
+import { specProblem } from './chart-spec.js';
 
 // Vega measures text on a canvas it makes from `document`, which a worker lacks, and would fall back to
 // a rough estimate (0.8 em a character), laying axes and legends out wider than the live view does.
@@ -44,7 +45,7 @@ async function draw(request: PictureRequest): Promise<PictureReply> {
       view.finalize();
     }
   } catch (error) {
-    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    return { id: request.id, error: specProblem(error) };
   }
 }
 

@@ -4,7 +4,7 @@ import { useColorScheme, useTheme } from '@mui/material/styles';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { drawChartPicture } from '../chart/chart-picture.js';
-import { fullChartSpec } from '../chart/chart-spec.js';
+import { fullChartSpec, specProblem } from '../chart/chart-spec.js';
 
 /** How long a resize settles before the chart is drawn again at the new width. */
 const RESIZE_SETTLE_MS = 150;
@@ -64,6 +64,7 @@ export default function VegaChart({
   const element = useRef<HTMLDivElement>(null);
   const width = useContentWidth(element);
   const [live, setLive] = useState(false);
+  // Why the chart could not be drawn ('' when Vega gave no reason worth telling); undefined when it was.
   const [failure, setFailure] = useState<string>();
   // Until the first drawing is in: a loading line (a redrawing chart keeps its last drawing meanwhile).
   const [drawn, setDrawn] = useState(false);
@@ -104,7 +105,7 @@ export default function VegaChart({
       if (cancelled) return;
       target.replaceChildren();
       setDrawn(true);
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(specProblem(error));
     });
     return () => {
       cancelled = true;
@@ -124,9 +125,9 @@ export default function VegaChart({
         onPointerEnter={() => setLive(true)}
         sx={{ width: '100%', color: 'text.secondary', borderColor: 'divider' }}
       />
-      {failure && (
+      {failure !== undefined && (
         <Typography role="alert" variant="body2" color="error">
-          The chart could not be drawn: {failure}
+          {failure ? `The chart could not be drawn: ${failure}` : 'The chart could not be drawn from its spec.'}
         </Typography>
       )}
     </>
