@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError, errorText } from '../../../lib/api-error.js';
+import { errorText } from '../../../lib/api-error.js';
+import { ReportLoadFailure } from './report-load-failure.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
@@ -26,7 +27,6 @@ import { ReportHeader, ReportPending } from './report-header.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
-import { LoadFailure } from '../../../components/query-state.js';
 
 function blockState(
   query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
@@ -106,16 +106,9 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
 
   if (report.isPending) return <ReportPending reportKey={reportKey} />;
   if (report.isError) {
-    const missing = report.error instanceof ApiError && report.error.status === 404;
     return (
       <ReportPending reportKey={reportKey}>
-        <LoadFailure
-          sx={{ my: 6 }}
-          onRetry={missing ? undefined : () => void report.refetch()}
-          retrying={report.isFetching}
-        >
-          {missing ? 'There is no report here, or it belongs to another tenant.' : errorText(report.error)}
-        </LoadFailure>
+        <ReportLoadFailure query={report} describe={errorText} />
       </ReportPending>
     );
   }

@@ -14,7 +14,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type Keybo
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadingLine } from '../../../components/loading-line.js';
-import { LoadFailure } from '../../../components/query-state.js';
+import { ReportLoadFailure } from '../components/report-load-failure.js';
 import { ApiError, failureText } from '../../../lib/api-error.js';
 import { globalErrorText } from '../../../lib/error-handling.js';
 import { formatDateTime } from '../../../lib/format.js';
@@ -463,16 +463,7 @@ export default function ReportEditorPage({ reportKey }: { reportKey?: string }) 
   }
   const failed = access.isError ? access : report.isError ? report : undefined;
   if (failed) {
-    const missing = failed.error instanceof ApiError && failed.error.status === 404;
-    return (
-      <LoadFailure
-        sx={{ my: 6 }}
-        onRetry={missing ? undefined : () => void failed.refetch()}
-        retrying={failed.isFetching}
-      >
-        {missing ? 'There is no report here, or it belongs to another tenant.' : globalErrorText(failed.error)}
-      </LoadFailure>
-    );
+    return <ReportLoadFailure query={failed} describe={globalErrorText} />;
   }
   if (!access.data?.reports_write) {
     return (
