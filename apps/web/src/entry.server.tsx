@@ -3,15 +3,10 @@ import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { prerender } from 'react-dom/static';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, ServerRouter, type EntryContext } from 'react-router';
+import { createMemoryRouter, RouterProvider, ServerRouter, type EntryContext } from 'react-router';
 import { AppThemeProvider } from './app/theme.js';
 import { AREAS, FRAME_PAGE_IDS, pageRunsApp } from './config/route-table.js';
-import { AdminArea } from './features/admin/admin-area.js';
-import { SettingsArea } from './features/settings/settings-area.js';
 import { ReportStylePrototype } from './features/studio/report-style-prototype.js';
-
-/** The signed-in areas whose tabs are prerendered as frames (AREA_TAB_PATHS), by route id. */
-const FRAMED_AREAS = { settings: SettingsArea, admin: AdminArea } as const;
 
 /**
  * What a page's frame shows as a loading line and the browser draws after load: a showcase report's
@@ -19,19 +14,22 @@ const FRAMED_AREAS = { settings: SettingsArea, admin: AdminArea } as const;
  * Rendered beside the page at build time, its styles come with the page instead of being computed
  * and inserted by the browser as it draws (about 230 ms of a load at 4x CPU on /payer).
  */
-function frameContent(leaf: string | undefined, pathname: string): ReactNode {
+function frameContent(context: EntryContext, pathname: string): ReactNode {
+  const matches = context.staticHandlerContext.matches;
+  const leaf = matches.at(-1)?.route.id;
   if (leaf === undefined) return null;
   if (FRAME_PAGE_IDS.has(leaf)) return <ReportStylePrototype />;
-  if (!(leaf in FRAMED_AREAS)) return null;
-  const area = leaf as keyof typeof FRAMED_AREAS;
-  const Area = FRAMED_AREAS[area];
-  return (
-    <MemoryRouter initialEntries={[pathname]}>
-      <Routes>
-        <Route path={`${AREAS[area].root}/*`} element={<Area />} />
-      </Routes>
-    </MemoryRouter>
+  // A tab: the child route of an area (src/routes.ts). The two route modules, in a router of their own.
+  const area = matches.at(-2)?.route;
+  if (!area || !(area.id in AREAS) || !area.path) return null;
+  const Area = context.routeModules[area.id]?.default;
+  const Tab = context.routeModules[leaf]?.default;
+  if (!Area || !Tab) return null;
+  const router = createMemoryRouter(
+    [{ path: area.path, element: <Area />, children: [{ path: '*', element: <Tab /> }] }],
+    { initialEntries: [pathname] },
   );
+  return <RouterProvider router={router} />;
 }
 
 /**
@@ -62,7 +60,7 @@ export default async function handleRequest(
   }
   const leaf = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
   // A frame's content, rendered for its styles alone: its markup is dropped.
-  const content = frameContent(leaf, new URL(request.url).pathname);
+  const content = frameContent(routerContext, new URL(request.url).pathname);
   if (content) {
     await prerender(
       <CacheProvider value={cache}>

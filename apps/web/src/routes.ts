@@ -1,5 +1,5 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
-import { AREAS, PAGES, type PageEntry } from './config/route-table.js';
+import { AREAS, PAGES, type AreaEntry, type PageEntry } from './config/route-table.js';
 
 /** The pages of one layout group, as React Router routes (NAV-ROUTES-1 to NAV-ROUTES-4). */
 function pagesIn(group: PageEntry['layout']) {
@@ -10,13 +10,32 @@ function pagesIn(group: PageEntry['layout']) {
   );
 }
 
-/** Each signed-in area matches its root and everything below it; the area routes its tabs itself. */
-const areas = Object.entries(AREAS).map(([name, area]) => route(`${area.root.slice(1)}/*`, area.module, { id: name }));
+/** Matches an area's own path and unknown segments below it; the area sends them to its first tab. */
+const AREA_OTHER_PATH = 'routes/area-other-path.tsx';
+
+/**
+ * An area with tabs is the parent route of one route module per tab (`routes/<area>/<segment>.tsx`):
+ * the framework preloads the opened tab's code with the page and loads another tab's on the way to
+ * it. An area without tabs matches its root and everything below it, and routes its pages itself.
+ */
+function areaRoute(name: string, area: AreaEntry) {
+  const root = area.root.slice(1);
+  const tabs = Object.entries(area.tabs);
+  if (tabs.length === 0) return route(`${root}/*`, area.module, { id: name });
+  return route(root, area.module, { id: name }, [
+    index(AREA_OTHER_PATH, { id: `${name}.index` }),
+    ...tabs.map(([tab, segment]) => route(segment, `routes/${name}/${segment}.tsx`, { id: `${name}.${tab}` })),
+    route('*', AREA_OTHER_PATH, { id: `${name}.other` }),
+  ]);
+}
 
 // The route tree, derived from the route table (config/route-table.ts): each page and area is declared there once.
 export default [
   layout('routes/auth-layout.tsx', pagesIn('auth')),
   ...pagesIn('bare'),
-  layout('routes/site-layout.tsx', [...pagesIn('site'), ...areas]),
+  layout('routes/site-layout.tsx', [
+    ...pagesIn('site'),
+    ...Object.entries(AREAS).map(([name, area]) => areaRoute(name, area)),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

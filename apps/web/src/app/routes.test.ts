@@ -1,17 +1,31 @@
 import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
 import { describe, expect, it } from 'vitest';
-import { AREA_ROOTS, PAGE_PATHS, PAGES, pageRunsApp } from '../config/route-table.js';
+import { AREA_ROOTS, AREAS, PAGE_PATHS, PAGES, pageRunsApp } from '../config/route-table.js';
 import routes from '../routes.js';
 
-/** Every path the route config matches, "/settings/*" for an area; the catch-all "*" left out. */
+/**
+ * Every path the route config matches, "/settings/*" for an area (a route with a catch-all child, or
+ * a splat route, matches everything below it); the top level's catch-all "*" left out.
+ */
 function pathsOf(entries: RouteConfigEntry[], parent = ''): string[] {
   return entries.flatMap((entry) => {
     if (entry.path === '*') return [];
     const own = entry.index ? parent || '/' : entry.path ? `${parent}/${entry.path}` : parent;
+    if (entry.children?.some((child) => child.path === '*')) return [`${own}/*`];
     const nested = entry.children ? pathsOf(entry.children, entry.path ? `${parent}/${entry.path}` : parent) : [];
     return entry.path || entry.index ? [own, ...nested] : nested;
   });
+}
+
+/** The route config's entry with this id, wherever it is in the tree. */
+function routeWithId(entries: RouteConfigEntry[], id: string): RouteConfigEntry | undefined {
+  for (const entry of entries) {
+    if (entry.id === id) return entry;
+    const found = routeWithId(entry.children ?? [], id);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 describe('the route config', () => {
@@ -26,6 +40,25 @@ describe('the route config', () => {
   it("lists the route table's pages and areas, as the contract does", () => {
     expect([...PAGE_PATHS].sort()).toEqual([...WEB_PAGE_PATHS].sort());
     expect([...AREA_ROOTS].sort()).toEqual([...WEB_AREA_PATHS].sort());
+  });
+
+  // Each tab a route module of its own, so the page preloads its code (src/routes.ts).
+  it("routes each area's tabs, its own path and unknown segments below it", () => {
+    for (const [name, area] of Object.entries(AREAS)) {
+      const children = routeWithId(routes, name)?.children;
+      if (Object.keys(area.tabs).length === 0) {
+        expect(children).toBeUndefined();
+        continue;
+      }
+      expect(children?.map((child) => (child.index ? 'index' : child.path))).toEqual([
+        'index',
+        ...Object.values(area.tabs),
+        '*',
+      ]);
+      for (const [tab, segment] of Object.entries(area.tabs)) {
+        expect(routeWithId(routes, `${name}.${tab}`)?.file).toBe(`routes/${name}/${segment}.tsx`);
+      }
+    }
   });
 
   it('gives every route a unique id', () => {

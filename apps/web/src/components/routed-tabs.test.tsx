@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { RoutedTabs } from './routed-tabs.js';
 
@@ -8,27 +8,61 @@ function Where() {
   return <output aria-label="location">{useLocation().pathname}</output>;
 }
 
+/**
+ * The settings area as src/routes.ts builds it: the area's route holds the tabs, each tab a child
+ * route, with the area's own path and unknown segments below it routed to nothing. The security tab's
+ * code arrives when `arrive` is called, as a route module does on the way to it.
+ */
 function renderAt(path: string) {
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route
-          path="settings/*"
-          element={
-            <RoutedTabs
-              aria-label="Settings"
-              tabs={[
-                { label: 'My profile', path: '/settings/profile', element: <p>profile screen</p> },
-                { label: 'Password', path: 'password', element: <p>password screen</p> },
-                { label: 'Download', path: '/settings/download', element: <p>nothing to download</p>, hidden: true },
-              ]}
-            />
-          }
-        />
-      </Routes>
-      <Where />
-    </MemoryRouter>,
+  let arrive = () => {};
+  const securityArrives = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <>
+            <Outlet />
+            <Where />
+          </>
+        ),
+        children: [
+          {
+            path: 'settings',
+            element: (
+              <RoutedTabs
+                aria-label="Settings"
+                tabs={[
+                  { label: 'My profile', path: '/settings/profile' },
+                  { label: 'Password', path: 'password' },
+                  { label: 'Security', path: '/settings/security' },
+                  { label: 'Download', path: '/settings/download', hidden: true },
+                ]}
+              />
+            ),
+            children: [
+              { index: true, element: null },
+              { path: 'profile', element: <p>profile screen</p> },
+              { path: 'password', element: <p>password screen</p> },
+              {
+                path: 'security',
+                lazy: async () => {
+                  await securityArrives;
+                  return { element: <p>security screen</p> };
+                },
+              },
+              { path: 'download', element: <p>nothing to download</p> },
+              { path: '*', element: null },
+            ],
+          },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
   );
+  render(<RouterProvider router={router} />);
+  return { arrive };
 }
 
 describe('RoutedTabs', () => {
@@ -53,6 +87,18 @@ describe('RoutedTabs', () => {
     expect(screen.getByText('profile screen')).toBeInTheDocument();
   });
 
+  it('selects a tab and shows its loading line while its code is on the way', async () => {
+    const user = userEvent.setup();
+    const { arrive } = renderAt('/settings/password');
+    await user.click(screen.getByRole('tab', { name: 'Security' }));
+    expect(screen.getByRole('tab', { name: 'Security' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Security' })).toHaveTextContent('Loading...');
+    expect(screen.getByLabelText('location')).toHaveTextContent('/settings/password');
+    await act(async () => arrive());
+    expect(await screen.findByText('security screen')).toBeInTheDocument();
+    expect(screen.getByLabelText('location')).toHaveTextContent('/settings/security');
+  });
+
   it('keeps a hidden tab’s route without showing its tab', () => {
     renderAt('/settings/download');
     expect(screen.queryByRole('tab', { name: 'Download' })).not.toBeInTheDocument();
@@ -66,18 +112,20 @@ describe('RoutedTabs', () => {
     const password = screen.getByRole('tab', { name: 'Password' });
     expect(password).toHaveAttribute('tabindex', '0');
     expect(profile).toHaveAttribute('tabindex', '-1');
+    const security = screen.getByRole('tab', { name: 'Security' });
     await user.tab();
     expect(password).toHaveFocus();
     await user.keyboard('{ArrowRight}');
-    expect(profile).toHaveFocus();
+    expect(security).toHaveFocus();
     await user.keyboard('{ArrowLeft}');
     expect(password).toHaveFocus();
     await user.keyboard('{Home}');
     expect(profile).toHaveFocus();
     await user.keyboard('{End}');
-    expect(password).toHaveFocus();
+    expect(security).toHaveFocus();
     // Moving the focus does not change the tab; Enter follows the focused tab's link.
-    await user.keyboard('{ArrowLeft}');
+    await user.keyboard('{ArrowRight}');
+    expect(profile).toHaveFocus();
     expect(screen.getByLabelText('location')).toHaveTextContent('/settings/password');
     await user.keyboard('{Enter}');
     expect(screen.getByLabelText('location')).toHaveTextContent('/settings/profile');

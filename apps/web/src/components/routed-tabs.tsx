@@ -1,8 +1,8 @@
 import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { lazy, Suspense, useId, type ComponentType, type ReactNode } from 'react';
-import { Link as RouterLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Suspense, useId, type ReactNode } from 'react';
+import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigation, useResolvedPath } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 import { useAreaFrame } from '../lib/area-frame.js';
 import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
@@ -12,26 +12,23 @@ export interface RoutedTab {
   label: ReactNode;
   /** The tab's path from config/paths.ts ('/settings/plans'), or just its segment ('plans'). */
   path: string;
-  element: ReactNode;
   /** The route stays (its screen explains itself) but no tab is shown for it. */
   hidden?: boolean;
   /**
    * The tab shows nothing of anyone's, so its frame holds the tab itself rather than a loading line
-   * (decision 036). Its element must render without suspending: not a lazyTab.
+   * (decision 036): what the frame shows in the tab panel. It must render without suspending.
    */
-  inFrame?: boolean;
-}
-
-/**
- * A tab's screen in a chunk of its own, loaded when the tab is first shown: an area's first load
- * carries only the tab it opens on (issue 15's page budget).
- */
-export function lazyTab<Props extends object>(load: () => Promise<ComponentType<Props>>) {
-  return lazy(async () => ({ default: await load() }));
+  frameElement?: ReactNode;
 }
 
 function TabLoading() {
   return <LoadingLine>Loading...</LoadingLine>;
+}
+
+/** The first segment of `pathname` below `base` ('/settings/plans', '/settings' → 'plans'). */
+function segmentBelow(pathname: string, base: string): string | undefined {
+  if (!pathname.startsWith(`${base}/`)) return undefined;
+  return pathname.slice(base.length + 1).split('/')[0];
 }
 
 export interface RoutedTabsProps {
@@ -41,34 +38,49 @@ export interface RoutedTabsProps {
 
 /**
  * Tabs bound to the URL: each tab is a link to its own path, so a tab can be linked, reloaded and
- * reached with Back. Rendered inside an area's splat route ("settings/*"); the area's own path and
- * any unknown segment go (replacing history) to the first tab. The tab strip scrolls on a narrow screen.
+ * reached with Back. Rendered by an area's route, whose child routes are its tabs (src/routes.ts): the
+ * tab panel is their outlet. The area's own path, an unknown segment and a tab this visitor does not
+ * have go (replacing history) to the first tab. While the router loads another tab's code, that tab
+ * is already selected and its panel shows a loading line. The tab strip scrolls on a narrow screen.
  */
 export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   const idPrefix = useId();
   const frame = useAreaFrame();
+  const base = useResolvedPath('.').pathname.replace(/\/+$/, '');
   const { pathname } = useLocation();
-  const rest = useParams()['*'] ?? '';
-  const base = pathname.slice(0, pathname.length - rest.length).replace(/\/+$/, '');
-  const current = rest.split('/')[0] ?? '';
+  const navigation = useNavigation();
+  const pendingSegment = navigation.location ? segmentBelow(navigation.location.pathname, base) : undefined;
   const entries = tabs.map((tab) => ({ ...tab, segment: tabSegment(tab.path) }));
-  const visible = entries.filter((tab) => !tab.hidden);
+  const current = pendingSegment ?? segmentBelow(pathname, base) ?? '';
+  const tab = entries.find((entry) => entry.segment === current);
+  const visible = entries.filter((entry) => !entry.hidden);
   const first = visible[0]?.segment ?? entries[0]?.segment ?? '';
-  const selected = visible.some((tab) => tab.segment === current) ? current : false;
+  const selected = visible.some((entry) => entry.segment === current) ? current : false;
+
+  let panel: ReactNode;
+  if (frame) panel = tab?.frameElement ?? <TabLoading />;
+  else if (!tab) panel = <Navigate to={`${base}/${first}`} replace />;
+  else if (pendingSegment !== undefined && navigation.state === 'loading') panel = <TabLoading />;
+  else
+    panel = (
+      <Suspense fallback={<TabLoading />}>
+        <Outlet />
+      </Suspense>
+    );
 
   return (
     <>
       <Box sx={{ mb: 3 }}>
         {/* MUI's Tabs as links: arrow keys, Home and End move the focus, Enter follows the link. */}
         <Tabs aria-label={ariaLabel} value={selected} variant="scrollable" scrollButtons={false}>
-          {visible.map((tab) => (
+          {visible.map((entry) => (
             <Tab
-              key={tab.segment}
-              value={tab.segment}
-              label={tab.label}
+              key={entry.segment}
+              value={entry.segment}
+              label={entry.label}
               component={RouterLink}
-              to={`${base}/${tab.segment}`}
-              id={`${idPrefix}-tab-${tab.segment}`}
+              to={`${base}/${entry.segment}`}
+              id={`${idPrefix}-tab-${entry.segment}`}
               aria-controls={`${idPrefix}-panel`}
             />
           ))}
@@ -81,19 +93,7 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
         aria-labelledby={selected === false ? undefined : `${idPrefix}-tab-${selected}`}
         {...{ [FOOTER_BELOW_FOLD]: '' }}
       >
-        {frame && !entries.find((tab) => tab.segment === current)?.inFrame ? (
-          <TabLoading />
-        ) : (
-          <Suspense fallback={<TabLoading />}>
-            <Routes>
-              <Route index element={<Navigate to={`${base}/${first}`} replace />} />
-              {entries.map((tab) => (
-                <Route key={tab.segment} path={tab.segment} element={tab.element} />
-              ))}
-              <Route path="*" element={<Navigate to={`${base}/${first}`} replace />} />
-            </Routes>
-          </Suspense>
-        )}
+        {panel}
       </Box>
     </>
   );

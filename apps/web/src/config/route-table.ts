@@ -46,7 +46,11 @@ export interface AreaEntry {
   readonly root: string;
   readonly title: string;
   readonly description: string;
-  /** The area's route module, relative to src/: it matches the root and everything below it. */
+  /**
+   * The area's route module, relative to src/. An area with tabs is their parent route: each tab is
+   * a route module of its own, `routes/<area>/<segment>.tsx`, so a tab's first load preloads its code
+   * with the page (src/routes.ts). An area without tabs matches its root and everything below it.
+   */
   readonly module: string;
   /** Each tab's key in `paths` and its segment below the area's root. */
   readonly tabs: Readonly<Record<string, string>>;

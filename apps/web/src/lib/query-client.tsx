@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import type { ReactNode } from 'react';
 import { ApiError } from './api-error.js';
 import { handleGlobalError, type ErrorPresentation } from './error-handling.js';
-import { onSessionCleared } from './session.js';
+import { isLoggedIn, onSessionCleared } from './session.js';
 
 /** What a query or mutation may say about its failures: see ErrorPresentation. */
 export type AppMeta = ErrorPresentation & Record<string, unknown>;
@@ -34,12 +34,27 @@ export function getQueryClient(): QueryClient {
         retry: (failureCount, error) =>
           !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
         refetchOnWindowFocus: false,
+        // An answer stays fresh for a few seconds, so a screen that mounts just after its route's
+        // loader started a query (prefetchForSignedIn) takes that answer instead of asking again.
+        // A change made here invalidates what it touches (use-invalidating-mutation), whatever its age.
+        staleTime: 5_000,
       },
     },
   });
   const created = client;
   onSessionCleared(() => created.clear());
   return client;
+}
+
+/**
+ * Starts `queries` for a signed-in visitor without waiting for them: a tab's route loader calls it,
+ * so the data the tab paints first is on its way while the tab's code downloads, and the tab's own
+ * queries take the answers in flight. Anyone else is on the way to /login, and nothing starts.
+ */
+export function prefetchForSignedIn(start: (client: QueryClient) => readonly Promise<void>[]): null {
+  // prefetchQuery never rejects: a failure is the screen's to show, when its own query asks again.
+  if (isLoggedIn()) void Promise.all(start(getQueryClient()));
+  return null;
 }
 
 export function QueryProvider({ children }: { children: ReactNode }) {

@@ -165,7 +165,7 @@ describe('PlansTab', () => {
     render(tab(undefined));
     const current = await screen.findByRole('listitem', { name: 'Pro' });
     await user.click(await within(current).findByRole('button', { name: 'Cancel Subscription' }));
-    const dialog = screen.getByRole('dialog', { name: 'Cancel Subscription' });
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Subscription' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel Subscription' }));
     expect(await screen.findByText('Failed to cancel subscription')).toBeVisible();
     expect(changes).toEqual(['POST /api/v1/subscriptions/subscription/cancel']);
@@ -176,7 +176,7 @@ describe('PlansTab', () => {
     const changes = serve();
     render(tab(SUPERUSER));
     await user.click(await screen.findByRole('button', { name: 'Delete plan Basic' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Plan' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Plan' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Failed to delete plan')).toBeVisible();
     expect(changes).toEqual([`DELETE /api/v1/subscriptions/plans/${BASIC.id}`]);
@@ -188,7 +188,7 @@ describe('PlansTab', () => {
     render(tab(SUPERUSER));
     await user.click(await screen.findByRole('button', { name: 'Delete plan Basic' }));
     await user.click(
-      within(screen.getByRole('dialog', { name: 'Delete Plan' })).getByRole('button', { name: 'Delete' }),
+      within(await screen.findByRole('dialog', { name: 'Delete Plan' })).getByRole('button', { name: 'Delete' }),
     );
     expect(await screen.findByText('Failed to delete plan: Plan not found')).toBeVisible();
   });

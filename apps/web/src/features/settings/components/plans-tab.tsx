@@ -1,4 +1,4 @@
-import { billingMessages, type Plan, type PaymentMethod, type Subscription, type UserMe } from '@dataplatform/contract';
+import { billingMessages, type Plan, type Subscription, type UserMe } from '@dataplatform/contract';
 import Add from '@mui/icons-material/Add';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import CloudSync from '@mui/icons-material/CloudSync';
@@ -11,35 +11,29 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { CardList } from '../../../components/card-list.js';
-import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadFailure } from '../../../components/query-state.js';
-import { paths } from '../../../config/paths.js';
-import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
-import { operationErrorText } from '../../../lib/error-handling.js';
 import { formatDate, formatMoney } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../api/payment-methods.js';
-import { plansQueryOptions, useCreatePlan, useDeletePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
-import { subscriptionQueryOptions, useCancelSubscription, useSubscribe } from '../api/subscription.js';
+import { billingConfigQueryOptions } from '../api/payment-methods.js';
+import { plansQueryOptions, useCreatePlan, usePushStripePrice, useUpdatePlan } from '../api/plans.js';
+import { subscriptionQueryOptions } from '../api/subscription.js';
 import { LoadingLine } from '../../../components/loading-line.js';
-import { FormError } from '../../../components/form-error.js';
 import { TabHeader } from '../../../components/tab-heading.js';
 
 // Only superusers edit plans: the form (react-hook-form, zod) loads when they open it.
 const PlanDialog = lazy(() => import('./plan-dialog.js').then((m) => ({ default: m.PlanDialog })));
+// The other dialogs (and MUI's Dialog with them) load when the first of them opens: the tab's first
+// load carries the cards alone.
+const DeletePlanDialog = lazy(() => import('./plans-dialogs.js').then((m) => ({ default: m.DeletePlanDialog })));
+const SubscribeDialog = lazy(() => import('./plans-dialogs.js').then((m) => ({ default: m.SubscribeDialog })));
+const CancelSubscriptionDialog = lazy(() =>
+  import('./plans-dialogs.js').then((m) => ({ default: m.CancelSubscriptionDialog })),
+);
 
 /** "$49.00 / month", "$990.00 / year". */
 export function planPriceText(plan: Pick<Plan, 'price' | 'currency' | 'billing_period'>): string {
@@ -68,9 +62,11 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
   const [deleting, setDeleting] = useState<Plan>();
   const [subscribing, setSubscribing] = useState<Plan>();
   const [cancelling, setCancelling] = useState(false);
+  // The dialogs load with the first one opened, and stay so that each can play its closing transition.
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  if (!dialogsWanted && (deleting !== undefined || subscribing !== undefined || cancelling)) setDialogsWanted(true);
   const create = useCreatePlan();
   const update = useUpdatePlan();
-  const cancel = useCancelSubscription();
   const pushPrice = usePushStripePrice();
   const current = subscription.data;
 
@@ -223,198 +219,21 @@ export function PlansTab({ me }: { me: UserMe | undefined }) {
           />
         </Suspense>
       ) : undefined}
-      <DeletePlanDialog plan={deleting} onClose={() => setDeleting(undefined)} />
-      <SubscribeDialog
-        plan={subscribing}
-        switching={current !== null && current !== undefined}
-        onClose={() => setSubscribing(undefined)}
-      />
-      <ConfirmDialog
-        open={cancelling}
-        title="Cancel Subscription"
-        confirmLabel="Cancel Subscription"
-        cancelLabel="Keep Subscription"
-        loading={cancel.isPending}
-        onClose={() => setCancelling(false)}
-        onConfirm={() =>
-          cancel.mutate(undefined, {
-            onSuccess: (saved) =>
-              showToast(
-                `Subscription cancelled. It stays active until ${formatDate(saved.current_period_end)}.`,
-                'success',
-              ),
-            onSettled: () => setCancelling(false),
-          })
-        }
-      >
-        {current
-          ? `Your ${current.plan.name} plan stays active until ${formatDate(current.current_period_end)}, then ends. You will not be charged again.`
-          : ''}
-      </ConfirmDialog>
-    </Box>
-  );
-}
-
-/** Delete asks first; a plan with subscribers is refused by the server, and can be deactivated instead. */
-function DeletePlanDialog({ plan, onClose }: { plan: Plan | undefined; onClose: () => void }) {
-  const remove = useDeletePlan();
-  const update = useUpdatePlan();
-  const [refusal, setRefusal] = useState<string>();
-  const close = () => {
-    setRefusal(undefined);
-    onClose();
-  };
-  return (
-    <ConfirmDialog
-      open={plan !== undefined}
-      title="Delete Plan"
-      loading={remove.isPending || update.isPending}
-      onClose={close}
-      onConfirm={() =>
-        plan &&
-        remove.mutate(plan.id, {
-          onSuccess: () => {
-            showToast('Plan deleted successfully', 'success');
-            close();
-          },
-          onError: (error) => {
-            if (error instanceof ApiError && error.status === 409) setRefusal(failureText(error.body));
-            else {
-              showToast(operationErrorText(error, billingMessages.deletePlanFailed), 'error');
-              close();
-            }
-          },
-        })
-      }
-      extraAction={
-        refusal && plan?.is_active ? (
-          <Button
-            onClick={() =>
-              update.mutate(
-                { id: plan.id, body: { is_active: false } },
-                {
-                  onSuccess: () => {
-                    showToast('Plan deactivated', 'success');
-                    close();
-                  },
-                },
-              )
-            }
-          >
-            Deactivate instead
-          </Button>
-        ) : undefined
-      }
-    >
-      {refusal ? (
-        <Alert severity="warning" role="alert">
-          {refusal}
-        </Alert>
-      ) : (
-        `Are you sure you want to delete the plan "${plan?.name ?? ''}"? This action cannot be undone.`
-      )}
-    </ConfirmDialog>
-  );
-}
-
-/** Which saved card pays: the default is preselected; with none saved, the way to add one. */
-function SubscribeDialog({
-  plan,
-  switching,
-  onClose,
-}: {
-  plan: Plan | undefined;
-  switching: boolean;
-  onClose: () => void;
-}) {
-  const titleId = useId();
-  return (
-    <Dialog open={plan !== undefined} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      {plan ? (
-        <SubscribeForm key={plan.id} plan={plan} switching={switching} titleId={titleId} onClose={onClose} />
+      {dialogsWanted ? (
+        <Suspense fallback={null}>
+          <DeletePlanDialog plan={deleting} onClose={() => setDeleting(undefined)} />
+          <SubscribeDialog
+            plan={subscribing}
+            switching={current !== null && current !== undefined}
+            onClose={() => setSubscribing(undefined)}
+          />
+          <CancelSubscriptionDialog
+            open={cancelling}
+            subscription={current ?? undefined}
+            onClose={() => setCancelling(false)}
+          />
+        </Suspense>
       ) : undefined}
-    </Dialog>
-  );
-}
-
-function cardLabel(card: PaymentMethod): string {
-  return `${card.card_type.toUpperCase()} •••• ${card.last_four}${card.is_default ? ' (default)' : ''}`;
-}
-
-function SubscribeForm({
-  plan,
-  switching,
-  titleId,
-  onClose,
-}: {
-  plan: Plan;
-  switching: boolean;
-  titleId: string;
-  onClose: () => void;
-}) {
-  const methods = useQuery(paymentMethodsQueryOptions());
-  const subscribe = useSubscribe();
-  const cards = methods.data?.data ?? [];
-  const [chosen, setChosen] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const selected = chosen ?? cards.find((card) => card.is_default)?.id ?? '';
-
-  const submit = () => {
-    if (cards.length === 0) return setProblem(billingMessages.addPaymentMethodFirst);
-    if (selected === '') return setProblem(billingMessages.selectPaymentMethod);
-    setProblem(undefined);
-    subscribe.mutate(
-      { planId: plan.id, paymentMethodId: selected },
-      {
-        onSuccess: () => {
-          showToast(`You are now subscribed to ${plan.name}`, 'success');
-          onClose();
-        },
-        onError: (error) => setProblem(`${billingMessages.createSubscriptionFailed}: ${errorText(error)}`),
-      },
-    );
-  };
-
-  return (
-    <>
-      <DialogTitle id={titleId}>{switching ? `Switch to ${plan.name}` : `Subscribe to ${plan.name}`}</DialogTitle>
-      <DialogContent>
-        <Typography sx={{ mb: 2 }}>{planPriceText(plan)}</Typography>
-        <FormError message={problem} sx={{ mb: 2 }} />
-        {methods.isPending ? (
-          <LoadingLine>Loading payment methods...</LoadingLine>
-        ) : cards.length === 0 ? (
-          <Box sx={{ display: 'grid', gap: 1 }}>
-            <Typography>{billingMessages.addPaymentMethodFirst}</Typography>
-            <Box>
-              <Button component={RouterLink} to={paths.settings.paymentMethods} onClick={onClose} variant="outlined">
-                Go to Payment Methods
-              </Button>
-            </Box>
-          </Box>
-        ) : (
-          <RadioGroup
-            aria-label="Payment method"
-            value={selected}
-            onChange={(event) => {
-              setChosen(event.target.value);
-              setProblem(undefined);
-            }}
-          >
-            {cards.map((card) => (
-              <FormControlLabel key={card.id} value={card.id} control={<Radio />} label={cardLabel(card)} />
-            ))}
-          </RadioGroup>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={subscribe.isPending}>
-          Cancel
-        </Button>
-        <Button variant="contained" loading={subscribe.isPending} onClick={submit}>
-          Subscribe
-        </Button>
-      </DialogActions>
-    </>
+    </Box>
   );
 }

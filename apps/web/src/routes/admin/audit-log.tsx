@@ -1,0 +1,1 @@
+export { AuditLogTab as default } from '../../features/admin/components/audit-log-tab.js';

@@ -1,0 +1,1 @@
+export { ContactsTab as default } from '../../features/admin/components/contacts-tab.js';

@@ -1,0 +1,1 @@
+export { PermissionsTab as default } from '../../features/admin/components/permissions-tab.js';

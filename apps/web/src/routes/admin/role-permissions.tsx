@@ -1,0 +1,1 @@
+export { RolePermissionsTab as default } from '../../features/admin/components/role-permissions-tab.js';

@@ -1,0 +1,1 @@
+export { RolesTab as default } from '../../features/admin/components/roles-tab.js';

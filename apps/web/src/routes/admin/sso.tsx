@@ -1,0 +1,1 @@
+export { SsoTab as default } from '../../features/admin/components/sso-tab.js';

@@ -1,0 +1,1 @@
+export { TenantsTab as default } from '../../features/admin/components/tenants-tab.js';

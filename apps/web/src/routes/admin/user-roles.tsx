@@ -1,0 +1,1 @@
+export { UserRolesTab as default } from '../../features/admin/components/user-roles-tab.js';

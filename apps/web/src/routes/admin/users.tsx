@@ -1,0 +1,1 @@
+export { UsersTab as default } from '../../features/admin/components/users-tab.js';

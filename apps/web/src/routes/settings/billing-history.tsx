@@ -1,0 +1,1 @@
+export { BillingHistoryTab as default } from '../../features/settings/components/billing-history-tab.js';

@@ -1,0 +1,1 @@
+export { DangerZoneTab as default } from '../../features/settings/components/danger-zone-tab.js';

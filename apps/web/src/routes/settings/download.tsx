@@ -1,0 +1,7 @@
+import { DownloadTab } from '../../features/settings/components/download-tab.js';
+import { useCurrentUser } from '../../lib/current-user.js';
+
+/** /settings/download: the files the signed-in user's roles let them download. */
+export default function DownloadRoute() {
+  return <DownloadTab roles={useCurrentUser().data?.roles ?? []} />;
+}

@@ -1,0 +1,1 @@
+export { PasswordTab as default } from '../../features/settings/components/password-tab.js';

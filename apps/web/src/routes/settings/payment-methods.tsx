@@ -1,0 +1,10 @@
+import { billingConfigQueryOptions, paymentMethodsQueryOptions } from '../../features/settings/api/payment-methods.js';
+import { prefetchForSignedIn } from '../../lib/query-client.js';
+
+export const clientLoader = () =>
+  prefetchForSignedIn((client) => [
+    client.prefetchQuery(paymentMethodsQueryOptions()),
+    client.prefetchQuery(billingConfigQueryOptions()),
+  ]);
+
+export { PaymentMethodsTab as default } from '../../features/settings/components/payment-methods-tab.js';

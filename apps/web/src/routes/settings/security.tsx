@@ -1,0 +1,11 @@
+import { sessionsQueryOptions } from '../../features/settings/api/sessions.js';
+import { twoFactorStatusQueryOptions } from '../../features/settings/api/two-factor.js';
+import { prefetchForSignedIn } from '../../lib/query-client.js';
+
+export const clientLoader = () =>
+  prefetchForSignedIn((client) => [
+    client.prefetchQuery(twoFactorStatusQueryOptions()),
+    client.prefetchQuery(sessionsQueryOptions()),
+  ]);
+
+export { SecurityTab as default } from '../../features/settings/components/security-tab.js';
