@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { isChunk } from '../support/chunks.js';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../support/fixtures.js';
 
 // The marketing pages, the auth screens and the frames of the signed-in tabs and showcase reports
@@ -270,6 +271,29 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toHaveCount(1);
     await expect(page).toHaveTitle('Settings | Data Platform');
     expect(errors).toEqual([]);
+  });
+
+  // Decision 056: each tab is a route module of its own, which the page preloads; its loader starts
+  // the tab's data, and the tab's own query takes that answer instead of asking again.
+  test("a tab's page brings the tab's code with it, and its data is asked for once", async ({ page, user: _user }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/subscriptions/plans') asked.push(request.url());
+    });
+    const response = await page.goto('/settings/plans');
+    const preloaded = [...((await response?.text()) ?? '').matchAll(/rel="modulepreload" href="([^"]+)"/g)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(preloaded.filter((href) => isChunk(href, 'plans'))).not.toHaveLength(0);
+    await expect(page.getByRole('heading', { name: 'Subscription Plans' })).toBeVisible();
+    await expect(page.getByText('Loading plans...')).toHaveCount(0);
+    // Another tab and back within seconds: the answer is still fresh.
+    await page.getByRole('tab', { name: 'Password' }).click();
+    await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Subscription Plans' }).click();
+    await expect(page.getByRole('heading', { name: 'Subscription Plans' })).toBeVisible();
+    await expect(page.getByText('Loading plans...')).toHaveCount(0);
+    expect(asked).toHaveLength(1);
   });
 
   test('the danger zone is in its frame before the app, and works once the app runs', async ({ page, user: _user }) => {
