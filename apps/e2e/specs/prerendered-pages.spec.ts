@@ -277,8 +277,12 @@ test.describe('signed-in tabs', () => {
   // the tab's data, and the tab's own query takes that answer instead of asking again.
   test("a tab's page brings the tab's code with it, and its data is asked for once", async ({ page, user: _user }) => {
     const asked: string[] = [];
+    const askedForAccount: string[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/v1/subscriptions/plans') asked.push(request.url());
+      const { pathname } = new URL(request.url());
+      if (pathname === '/api/v1/subscriptions/plans') asked.push(request.url());
+      // The frame asks first; the tab that replaces it takes that answer rather than asking again.
+      if (pathname === '/api/v1/users/me') askedForAccount.push(request.url());
     });
     const response = await page.goto('/settings/plans');
     const preloaded = [...((await response?.text()) ?? '').matchAll(/rel="modulepreload" href="([^"]+)"/g)].map(
@@ -294,6 +298,7 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByRole('heading', { name: 'Subscription Plans' })).toBeVisible();
     await expect(page.getByText('Loading plans...')).toHaveCount(0);
     expect(asked).toHaveLength(1);
+    expect(askedForAccount).toHaveLength(1);
   });
 
   test('the danger zone is in its frame before the app, and works once the app runs', async ({ page, user: _user }) => {

@@ -6,12 +6,15 @@ import { apiRequest } from './api-client.js';
 export const currentUserKeys = { all: ['current-user'] as const };
 
 /** `GET /users/me`: the signed-in user with the names of its roles. */
-export function fetchCurrentUser(signal?: AbortSignal): Promise<UserMe> {
-  return apiRequest<UserMe>({ path: '/users/me', signal });
+export function fetchCurrentUser(): Promise<UserMe> {
+  return apiRequest<UserMe>({ path: '/users/me' });
 }
 
 export function currentUserQueryOptions() {
-  return queryOptions({ queryKey: currentUserKeys.all, queryFn: ({ signal }) => fetchCurrentUser(signal) });
+  // Without the query's signal: a query that reads its signal is cancelled when its last screen
+  // unmounts, and a signed-in tab's frame, the first to ask, unmounts as the tab replaces it, so the
+  // tab asked again. Unread, the request goes on and the tab takes its answer.
+  return queryOptions({ queryKey: currentUserKeys.all, queryFn: fetchCurrentUser });
 }
 
 /** The signed-in user, loaded once for every screen that shows or uses it. */

@@ -1,7 +1,13 @@
 import Alert from '@mui/material/Alert';
 import { LoadingLine } from '../../components/loading-line.js';
 import { ProfileTab } from '../../features/settings/components/profile-tab.js';
+import { emailVerificationStatusQueryOptions } from '../../features/settings/api/email-verification.js';
 import { useCurrentUser } from '../../lib/current-user.js';
+import { prefetchForSignedIn } from '../../lib/query-client.js';
+
+// The account itself is on its way already: the area's frame asks for it.
+export const clientLoader = () =>
+  prefetchForSignedIn((client) => [client.prefetchQuery(emailVerificationStatusQueryOptions())]);
 
 /** /settings/profile: the signed-in user's profile, once it has loaded. */
 export default function ProfileRoute() {
