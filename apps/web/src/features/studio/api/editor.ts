@@ -50,13 +50,13 @@ export function sourceTablesQueryOptions(source: string) {
 }
 
 /** `GET /studio/reports/{id}/versions`: who saved each version and when, newest first. */
-export function versionsQueryOptions(reportId: string, skip: number) {
+export function versionsQueryOptions(reportId: string, { skip, limit }: { skip: number; limit: number }) {
   return queryOptions({
     queryKey: editorKeys.versions(reportId, skip),
     queryFn: ({ signal }) =>
       apiRequest<ReportVersions>({
         path: `/studio/reports/${encodeURIComponent(reportId)}/versions`,
-        query: { skip, limit: VERSIONS_PAGE_SIZE },
+        query: { skip, limit },
         signal,
       }),
     placeholderData: keepPreviousData,

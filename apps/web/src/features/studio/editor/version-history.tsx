@@ -13,13 +13,8 @@ import { useTheme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
-import {
-  DataTable,
-  listQueryProps,
-  useServerPage,
-  useServerPagination,
-  type DataTableColumn,
-} from '../../../components/data-table.js';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.js';
+import { useServerPagedList } from '../../../components/server-paged-list.js';
 import { errorText } from '../../../lib/api-error.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -138,9 +133,7 @@ export function VersionHistory({
   dirty: boolean;
   onRestored: (report: ReportPublic) => void;
 }) {
-  const paging = useServerPage(VERSIONS_PAGE_SIZE);
-  const versions = useQuery(versionsQueryOptions(report.id, paging.skip));
-  const pagination = useServerPagination(paging, versions.data?.count);
+  const { table } = useServerPagedList(VERSIONS_PAGE_SIZE, (page) => versionsQueryOptions(report.id, page));
   const [compare, setCompare] = useState<{ from: number; to: number } | undefined>(undefined);
   const [restoring, setRestoring] = useState<number | undefined>(undefined);
   const restore = useRestoreVersion();
@@ -217,7 +210,7 @@ export function VersionHistory({
       <DataTable
         aria-label="Versions"
         columns={columns}
-        {...listQueryProps(versions)}
+        {...table}
         rowKey={(version) => String(version.version)}
         loadingText="Loading the versions..."
         emptyText="No versions yet."
@@ -252,7 +245,6 @@ export function VersionHistory({
             ) : undefined}
           </Box>
         )}
-        pagination={pagination}
       />
       {compare ? (
         <DiffDialog
