@@ -12,7 +12,7 @@
 //
 // Options: --chunks-only (byte counts only, no Lighthouse: seconds instead of minutes),
 // --runs=<n> (Lighthouse runs per page, default 3), --only=<group>[,<group>] (marketing, auth,
-// settings, admin, studio), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
+// settings, admin, studio), --paths=<path>[,<path>] (those pages alone, e.g. /settings/plans), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
 // --protocol=h2|http1: h2 (the default) puts nginx in front of the server terminating TLS with
 // HTTP/2, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
 // self-signed and trusted by the audit's browser alone); http1 loads them from the server itself.
@@ -94,6 +94,7 @@ const { values: options } = parseArgs({
     'chunks-only': { type: 'boolean', default: false },
     runs: { type: 'string', default: '3' },
     only: { type: 'string' },
+    paths: { type: 'string' },
     json: { type: 'string', default: path.join(repoRoot, 'apps/e2e/audit-results/audit-pages.json') },
     protocol: { type: 'string', default: 'h2' },
   },
@@ -107,7 +108,11 @@ for (const group of groups) {
 if (options.protocol !== 'h2' && options.protocol !== 'http1') {
   throw new Error(`--protocol must be h2 or http1, not ${options.protocol}`);
 }
-const pages = PAGES.filter((page) => groups.has(page.group));
+const onlyPaths = options.paths?.split(',');
+for (const only of onlyPaths ?? []) {
+  if (!PAGES.some((page) => page.path === only)) throw new Error(`--paths: ${only} is no audited page`);
+}
+const pages = PAGES.filter((page) => groups.has(page.group) && (!onlyPaths || onlyPaths.includes(page.path)));
 
 /** What a login leaves in localStorage (requirement WEB-STORAGE-1): the token and the user record. */
 type Session = Record<string, string>;

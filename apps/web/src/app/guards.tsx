@@ -18,13 +18,16 @@ export function RedirectIfAuthenticated() {
   );
 }
 
-/** The `clientLoader` of a signed-in area: no token, no entry. */
+/**
+ * The `clientLoader` of each signed-in tab (routes/settings/): no token, no entry. The guard is the
+ * tab's, not its area's, so the area hydrates the markup the build rendered for it (decision 057).
+ */
 export function requireSignedIn(): Response | null {
   return isLoggedIn() ? null : redirect(paths.login);
 }
 
 /**
- * The `clientLoader` of /admin (SEC-ACCESS-4): a token plus a stored user whose is_superuser is true;
+ * The `clientLoader` of each /admin tab (SEC-ACCESS-4): a token plus a stored user whose is_superuser is true;
  * anything else, an unparsable record included, goes to /login.
  */
 export function requireSuperuser(): Response | null {

@@ -1,8 +1,17 @@
 import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AREA_ROOTS, AREAS, PAGE_PATHS, PAGES, pageRunsApp } from '../config/route-table.js';
+import { clearSession, setAccessToken, setStoredUser } from '../lib/session.js';
 import routes from '../routes.js';
+
+/** What a tab's route module exports, as the framework reads it. */
+interface TabModule {
+  clientLoader?: (args?: unknown) => unknown;
+  HydrateFallback?: unknown;
+  default?: unknown;
+}
+const tabModules = import.meta.glob<TabModule>('../routes/*/*.tsx');
 
 /**
  * Every path the route config matches, "/settings/*" for an area (a route with a catch-all child, or
@@ -80,5 +89,34 @@ describe('the route config', () => {
       '/transparency-pipeline',
     ]);
     for (const page of staticPages) expect(page.kind).toBe('marketing');
+  });
+
+  // The guard is each tab's loader (decision 057): deny by default, so a tab without one is a defect.
+  describe("each area's tab", () => {
+    afterEach(() => clearSession());
+    const tabs = Object.entries(AREAS).flatMap(([name, area]) =>
+      Object.values(area.tabs).map((segment) => ({ name, file: `../routes/${name}/${segment}.tsx` })),
+    );
+
+    it.each(tabs)(
+      '$file has a screen, a frame and a guard that sends a visitor without a token to /login',
+      async ({ file }) => {
+        const tab = await tabModules[file]!();
+        expect(tab.default).toBeDefined();
+        expect(tab.HydrateFallback).toBeDefined();
+        const answer = tab.clientLoader?.();
+        expect(answer).toBeInstanceOf(Response);
+        expect((answer as Response).headers.get('Location')).toBe('/login');
+      },
+    );
+
+    it.each(tabs.filter((tab) => tab.name === 'admin'))('$file lets in a superuser alone', async ({ file }) => {
+      const tab = await tabModules[file]!();
+      setAccessToken('a-token');
+      setStoredUser({ id: 'u1', email: 'user@example.com', full_name: null, is_superuser: false });
+      expect((tab.clientLoader?.() as Response).headers.get('Location')).toBe('/login');
+      setStoredUser({ id: 'u1', email: 'user@example.com', full_name: null, is_superuser: true });
+      expect(tab.clientLoader?.()).toBeNull();
+    });
   });
 });

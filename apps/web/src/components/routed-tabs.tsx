@@ -4,7 +4,6 @@ import Tabs from '@mui/material/Tabs';
 import { Suspense, useId, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigation, useResolvedPath } from 'react-router';
 import { tabSegment } from '../config/paths.js';
-import { useAreaFrame } from '../lib/area-frame.js';
 import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
 import { LoadingLine } from './loading-line.js';
 
@@ -14,14 +13,13 @@ export interface RoutedTab {
   path: string;
   /** The route stays (its screen explains itself) but no tab is shown for it. */
   hidden?: boolean;
-  /**
-   * The tab shows nothing of anyone's, so its frame holds the tab itself rather than a loading line
-   * (decision 036): what the frame shows in the tab panel. It must render without suspending.
-   */
-  frameElement?: ReactNode;
 }
 
-function TabLoading() {
+/**
+ * A tab panel's loading line: while the router loads another tab's code, and as a tab route's
+ * `HydrateFallback`, the panel of the tab's frame (rendered at build time, shown until its guard has run).
+ */
+export function TabLoading() {
   return <LoadingLine>Loading...</LoadingLine>;
 }
 
@@ -39,13 +37,13 @@ export interface RoutedTabsProps {
 /**
  * Tabs bound to the URL: each tab is a link to its own path, so a tab can be linked, reloaded and
  * reached with Back. Rendered by an area's route, whose child routes are its tabs (src/routes.ts): the
- * tab panel is their outlet. The area's own path, an unknown segment and a tab this visitor does not
- * have go (replacing history) to the first tab. While the router loads another tab's code, that tab
+ * tab panel is their outlet. The area hydrates the markup the build rendered for it, so only the panel
+ * changes when the tab's guard has run. The area's own path, an unknown segment and a tab this visitor
+ * does not have go (replacing history) to the first tab. While the router loads another tab's code, that tab
  * is already selected and its panel shows a loading line. The tab strip scrolls on a narrow screen.
  */
 export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   const idPrefix = useId();
-  const frame = useAreaFrame();
   const base = useResolvedPath('.').pathname.replace(/\/+$/, '');
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -58,8 +56,7 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   const selected = visible.some((entry) => entry.segment === current) ? current : false;
 
   let panel: ReactNode;
-  if (frame) panel = tab?.frameElement ?? <TabLoading />;
-  else if (!tab) panel = <Navigate to={`${base}/${first}`} replace />;
+  if (!tab) panel = <Navigate to={`${base}/${first}`} replace />;
   else if (pendingSegment !== undefined && navigation.state === 'loading') panel = <TabLoading />;
   else
     panel = (

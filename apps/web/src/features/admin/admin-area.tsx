@@ -6,7 +6,7 @@ import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { ContactsTabLabel } from './components/contacts-tab-label.js';
 
-/** /admin (ADM-LAYOUT-1): behind the superuser guard; each tab is a route of its own (routes/admin/) at its own URL. */
+/** /admin (ADM-LAYOUT-1): each tab a route of its own (routes/admin/) at its own URL, behind the superuser guard (its loader). */
 export function AdminArea() {
   return (
     <QueryProvider>

@@ -3,28 +3,27 @@ import Typography from '@mui/material/Typography';
 import { AreaErrorBoundary } from '../../components/area-error-boundary.js';
 import { RoutedTabs, type RoutedTab } from '../../components/routed-tabs.js';
 import { paths } from '../../config/paths.js';
-import { useAreaFrame } from '../../lib/area-frame.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getStoredUser, isLoggedIn } from '../../lib/session.js';
 import { useCurrentUser } from '../../lib/current-user.js';
-import { DangerZoneTab } from './components/danger-zone-tab.js';
+import { useInBrowser } from '../../lib/use-signed-in.js';
 import { EmailVerificationBanner } from './components/email-verification-banner.js';
 import { downloadableFiles } from './downloadable-files.js';
 
 function SettingsTabs() {
-  const frame = useAreaFrame();
-  // The frame starts loading the account for a signed-in visitor; anyone else is on the way to /login.
-  const me = useCurrentUser({ enabled: !frame || isLoggedIn() });
+  // False in the frame: rendered at build time for everyone, and hydrated as it was rendered.
+  const inBrowser = useInBrowser();
+  // Asked for as the page hydrates; anyone not signed in is on the way to /login (the tabs' guard).
+  const me = useCurrentUser({ enabled: isLoggedIn() });
   const user = me.data;
   // Until the account has loaded, the stored record says whether this is a superuser (not in the
   // frame, which is everyone's).
-  const superuser = user?.is_superuser ?? (frame ? undefined : getStoredUser()?.is_superuser) ?? false;
+  const superuser = user?.is_superuser ?? (inBrowser ? getStoredUser()?.is_superuser : undefined) ?? false;
   const roles = user?.roles ?? [];
 
   // SET-TABS-1, in its order; each tab's screen is its route module (routes/settings/). Download
   // shows only with a download_ role (its URL still answers, with "No downloads available."); Danger
-  // zone does not exist for superusers, so its URL falls back to the first tab. The danger zone holds
-  // nothing of anyone's, so the frame shows it whole.
+  // zone does not exist for superusers, so its URL falls back to the first tab.
   const tabs: RoutedTab[] = [
     { label: 'My profile', path: paths.settings.profile },
     { label: 'Subscription Plans', path: paths.settings.plans },
@@ -35,7 +34,7 @@ function SettingsTabs() {
     { label: 'Download', path: paths.settings.download, hidden: downloadableFiles(roles).length === 0 },
   ];
   if (!superuser) {
-    tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone, frameElement: <DangerZoneTab /> });
+    tabs.push({ label: 'Danger zone', path: paths.settings.dangerZone });
   }
 
   return (
@@ -46,7 +45,7 @@ function SettingsTabs() {
   );
 }
 
-/** /settings: behind the signed-in guard, its tabs each a route of their own at their own URL. */
+/** /settings: its tabs each a route of their own at their own URL, behind the signed-in guard (their loader). */
 export function SettingsArea() {
   return (
     <QueryProvider>

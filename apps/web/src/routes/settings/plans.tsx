@@ -1,3 +1,4 @@
+import { requireSignedIn } from '../../app/guards.js';
 import { billingConfigQueryOptions } from '../../features/settings/api/payment-methods.js';
 import { plansQueryOptions } from '../../features/settings/api/plans.js';
 import { subscriptionQueryOptions } from '../../features/settings/api/subscription.js';
@@ -5,7 +6,10 @@ import { PlansTab } from '../../features/settings/components/plans-tab.js';
 import { useCurrentUser } from '../../lib/current-user.js';
 import { prefetchForSignedIn } from '../../lib/query-client.js';
 
+export { TabLoading as HydrateFallback } from '../../components/routed-tabs.js';
+
 export const clientLoader = () =>
+  requireSignedIn() ??
   prefetchForSignedIn((client) => [
     client.prefetchQuery(plansQueryOptions()),
     client.prefetchQuery(subscriptionQueryOptions()),

@@ -1,3 +1,4 @@
+import { requireSignedIn } from '../../app/guards.js';
 import Alert from '@mui/material/Alert';
 import { LoadingLine } from '../../components/loading-line.js';
 import { ProfileTab } from '../../features/settings/components/profile-tab.js';
@@ -5,9 +6,11 @@ import { emailVerificationStatusQueryOptions } from '../../features/settings/api
 import { useCurrentUser } from '../../lib/current-user.js';
 import { prefetchForSignedIn } from '../../lib/query-client.js';
 
+export { TabLoading as HydrateFallback } from '../../components/routed-tabs.js';
+
 // The account itself is on its way already: the area's frame asks for it.
 export const clientLoader = () =>
-  prefetchForSignedIn((client) => [client.prefetchQuery(emailVerificationStatusQueryOptions())]);
+  requireSignedIn() ?? prefetchForSignedIn((client) => [client.prefetchQuery(emailVerificationStatusQueryOptions())]);
 
 /** /settings/profile: the signed-in user's profile, once it has loaded. */
 export default function ProfileRoute() {

@@ -4,12 +4,12 @@ import Button from '@mui/material/Button';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.js';
-import { useAreaFrame } from '../../../lib/area-frame.js';
 import { useDeleteAccount } from '../api/delete-account.js';
 import { TabHeading } from '../../../components/tab-heading.js';
+import { useInBrowser } from '../../../lib/use-signed-in.js';
 
-// The dialog (and MUI's Dialog with it) loads on the first Delete: the tab is part of every
-// settings tab's first load, as the frame holds it (decision 036).
+// The dialog (and MUI's Dialog with it) loads on the first Delete: the tab's frame holds the tab
+// itself, and MUI's Dialog would add to its first load what most visits never open.
 const ConfirmDialog = lazy(() =>
   import('../../../components/confirm-dialog.js').then((m) => ({ default: m.ConfirmDialog })),
 );
@@ -17,14 +17,14 @@ const ConfirmDialog = lazy(() =>
 /**
  * Danger zone (SET-DANGER-1, AUTH-FLOW-2): Delete asks in "Confirmation Required"; the account goes,
  * with storage and the query cache, and the app goes to /login. Nothing here is anyone's own, so the
- * build renders it into the tab's frame.
+ * tab's frame holds it whole (its route's `HydrateFallback`).
  */
 export function DangerZoneTab() {
   const [confirming, setConfirming] = useState(false);
   // Mounted from the first Delete on, so the dialog can play its closing transition.
   const [asked, setAsked] = useState(false);
   // In the frame, before the app runs, a press would go nowhere: the button shows it cannot be used yet.
-  const frame = useAreaFrame();
+  const inBrowser = useInBrowser();
   const remove = useDeleteAccount();
   const navigate = useNavigate();
 
@@ -39,7 +39,7 @@ export function DangerZoneTab() {
         <Button
           variant="contained"
           color="error"
-          disabled={frame}
+          disabled={!inBrowser}
           onClick={() => {
             setAsked(true);
             setConfirming(true);
