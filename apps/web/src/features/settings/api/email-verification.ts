@@ -25,7 +25,8 @@ export function useResendVerificationEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<Message>({ method: 'POST', path: '/users/me/email-verification' }),
-    // The banner shows the answer, success or not, where the button is.
+    // The banner shows the answer, success or not, where the button is; the status is loaded again
+    // either way (not useInvalidatingMutation), as a refused resend may mean the address is verified now.
     meta: { errorToast: false },
     onSettled: () => queryClient.invalidateQueries({ queryKey: emailVerificationKeys.all }),
   });

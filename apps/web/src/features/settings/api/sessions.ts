@@ -22,6 +22,8 @@ export function useRevokeSession() {
   return useMutation({
     mutationFn: (sessionId: string) =>
       apiRequest<null>({ method: 'DELETE', path: `/users/me/sessions/${encodeURIComponent(sessionId)}` }),
+    // On failure too (not useInvalidatingMutation): a session that could not be signed out may have
+    // ended already, so the list is loaded again either way.
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
   });
 }
