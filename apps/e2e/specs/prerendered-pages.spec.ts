@@ -228,6 +228,22 @@ test.describe('auth screens', () => {
     expect(sends).toEqual(['POST']);
   });
 
+  // Zod and the contract's schemas are the heaviest modules to evaluate: they stay out of the page's
+  // first load and come when the person nears the form (lib/schema-on-demand.ts).
+  test("bring the form's rules when the person nears the form, not with the page", async ({ page }) => {
+    const schemaChunks: string[] = [];
+    page.on('request', (request) => {
+      if (isChunk(new URL(request.url()).pathname, 'schemas')) schemaChunks.push(request.url());
+    });
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
+    expect(schemaChunks).toEqual([]);
+    await page.getByRole('textbox', { name: 'Email' }).fill('not-an-address');
+    await page.getByRole('textbox', { name: 'Email' }).blur();
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(/.+/);
+    expect(schemaChunks).not.toHaveLength(0);
+  });
+
   test('a signed-in visitor is sent on from the login screen', async ({ page, user: _user }) => {
     await page.goto('/login');
     await expect(page).toHaveURL(/\/studio$/);

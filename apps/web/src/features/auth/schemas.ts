@@ -7,9 +7,14 @@ import {
   PasswordSchema,
   SsoLinkSchema,
   SsoStartSchema,
+  TotpCodeSchema,
+  twoFactorMessages,
   UserRegisterSchema,
 } from '@dataplatform/contract';
 import { z } from 'zod';
+
+// Every auth form fetches its schema when the person nears it (lib/schema-on-demand.ts): zod's
+// classes and the contract's schemas stay out of the auth pages' first load.
 
 /** Signup: the contract's own schema, so the form and the server agree word for word. */
 export const SignupFormSchema = UserRegisterSchema;
@@ -42,6 +47,12 @@ export const ResetPasswordFormSchema = z
   });
 export type ResetPasswordFormValues = z.input<typeof ResetPasswordFormSchema>;
 export type ResetPasswordFormOutput = z.output<typeof ResetPasswordFormSchema>;
+
+/** Log in's second step (TOTP-LOGIN-3): the authenticator app's code, or one of the recovery codes. */
+export const AuthenticatorCodeFormSchema = z.object({ code: TotpCodeSchema });
+export const RecoveryCodeFormSchema = z.object({
+  code: z.string().trim().min(1, twoFactorMessages.recoveryCodeRequired).max(64, twoFactorMessages.invalidCode),
+});
 
 /** "Sign in with SSO": the e-mail whose domain picks the identity provider (SSO-2). */
 export const SsoStartFormSchema = SsoStartSchema;

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
@@ -10,20 +9,24 @@ import Button from '@mui/material/Button';
 import { CurrentPasswordField } from '../../../components/password-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
-import { LoginFormFieldsSchema, type LoginFormOutput, type LoginFormValues } from '../schemas.js';
+import type { LoginFormOutput, LoginFormValues } from '../schemas.js';
 import { AuthCard, AuthCardLink } from './auth-card.js';
 import { TwoFactorStep } from './two-factor-step.js';
 import { SsoSignIn } from './sso-sign-in.js';
 import { paths } from '../../../config/paths.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.LoginFormFieldsSchema);
 
 export function LoginPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string>();
   // Set once the password was right for an account with two-factor sign-in (TOTP-LOGIN-1).
   const [challengeToken, setChallengeToken] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<LoginFormValues, unknown, LoginFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(LoginFormFieldsSchema),
+    resolver,
     defaultValues: { username: '', password: '' },
   });
 
@@ -58,7 +61,15 @@ export function LoginPage() {
   return (
     <AuthCard title="Log In" error={error}>
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        onFocus={fetchSchema}
+        onPointerEnter={fetchSchema}
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <TextField
           {...fieldProps(form, 'username')}
           label="Email"

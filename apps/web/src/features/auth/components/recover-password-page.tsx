@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
@@ -9,20 +8,20 @@ import { fieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { requestPasswordRecovery } from '../api/password-recovery.js';
-import {
-  RecoverPasswordFormSchema,
-  type RecoverPasswordFormOutput,
-  type RecoverPasswordFormValues,
-} from '../schemas.js';
+import type { RecoverPasswordFormOutput, RecoverPasswordFormValues } from '../schemas.js';
 import { AuthCard, AuthCardLink } from './auth-card.js';
 import { paths } from '../../../config/paths.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.RecoverPasswordFormSchema);
 
 export function RecoverPasswordPage() {
   const [error, setError] = useState<string>();
   const [sent, setSent] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<RecoverPasswordFormValues, unknown, RecoverPasswordFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(RecoverPasswordFormSchema),
+    resolver,
     defaultValues: { email: '' },
   });
 
@@ -47,7 +46,14 @@ export function RecoverPasswordPage() {
           {sent}
         </Alert>
       ) : null}
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        onFocus={fetchSchema}
+        onPointerEnter={fetchSchema}
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,11 +6,14 @@ import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
-import { ResetPasswordFormSchema, type ResetPasswordFormOutput, type ResetPasswordFormValues } from '../schemas.js';
+import type { ResetPasswordFormOutput, ResetPasswordFormValues } from '../schemas.js';
 import { AuthCard, AuthCardLink } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 import { useInBrowser } from '../../../lib/use-signed-in.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.ResetPasswordFormSchema);
 
 /** The reset link's target: the token comes from the query string. */
 export function ResetPasswordPage() {
@@ -21,9 +23,10 @@ export function ResetPasswordPage() {
   // Prerendered without a query: the screen hydrates as for a link with its token, then tells.
   const incomplete = useInBrowser() && token === '';
   const [error, setError] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<ResetPasswordFormValues, unknown, ResetPasswordFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(ResetPasswordFormSchema),
+    resolver,
     defaultValues: { new_password: '', confirm_password: '' },
   });
   const password = form.watch('new_password');
@@ -42,7 +45,15 @@ export function ResetPasswordPage() {
   return (
     <AuthCard title="Reset Password" error={incomplete ? 'This reset link is incomplete: it carries no token.' : error}>
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        onFocus={fetchSchema}
+        onPointerEnter={fetchSchema}
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <NewPasswordFields form={form} name="new_password" label="New Password" password={password} />
         <Button
           type="submit"

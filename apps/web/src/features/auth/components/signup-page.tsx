@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -9,17 +8,21 @@ import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
-import { SignupFormSchema, type SignupFormOutput, type SignupFormValues } from '../schemas.js';
+import type { SignupFormOutput, SignupFormValues } from '../schemas.js';
 import { AuthCard, AuthCardLink } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.SignupFormSchema);
 
 export function SignupPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SignupFormValues, unknown, SignupFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(SignupFormSchema),
+    resolver,
     defaultValues: { full_name: '', email: '', password: '', confirm_password: '' },
   });
   const password = form.watch('password');
@@ -38,7 +41,15 @@ export function SignupPage() {
   return (
     <AuthCard title="Sign Up" error={error}>
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box component="form" method="post" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        onFocus={fetchSchema}
+        onPointerEnter={fetchSchema}
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <NewPasswordFields form={form} name="password" label="Password" password={password} />

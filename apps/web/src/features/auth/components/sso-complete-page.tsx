@@ -1,5 +1,4 @@
 import { SSO_CALLBACK_ERRORS, type SsoCallbackError } from '@dataplatform/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
@@ -12,8 +11,11 @@ import { CurrentPasswordField } from '../../../components/password-field.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/api-error.js';
 import { exchangeSsoCode, linkSsoAccount } from '../api/sso.js';
-import { SsoLinkFormSchema, type SsoLinkFormOutput, type SsoLinkFormValues } from '../schemas.js';
+import type { SsoLinkFormOutput, SsoLinkFormValues } from '../schemas.js';
 import { AuthCard, AuthCardLink } from './auth-card.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.SsoLinkFormSchema);
 
 type Step = { kind: 'working' } | { kind: 'failed'; message: string } | { kind: 'link'; email: string; code: string };
 
@@ -76,9 +78,10 @@ export function SsoCompletePage() {
 /** An account with this address exists: its password, once, links it to single sign-on (SSO-5). */
 function LinkStep({ email, code, onDone }: { email: string; code: string; onDone: () => Promise<void> | void }) {
   const [error, setError] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SsoLinkFormValues, unknown, SsoLinkFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(SsoLinkFormSchema),
+    resolver,
     defaultValues: { password: '' },
   });
   const onSubmit = form.handleSubmit(async (values) => {
@@ -92,7 +95,14 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
   });
   return (
     <AuthCard title="Link Your Account" error={error}>
-      <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        onFocus={fetchSchema}
+        onPointerEnter={fetchSchema}
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <Typography>
           An account with {email} already exists. Enter its password once to link it to single sign-on.
         </Typography>

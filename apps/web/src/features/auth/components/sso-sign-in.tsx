@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
@@ -8,8 +7,11 @@ import { useForm } from 'react-hook-form';
 import { fieldProps } from '../../../components/form-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { startSso } from '../api/sso.js';
-import { SsoStartFormSchema, type SsoStartFormOutput, type SsoStartFormValues } from '../schemas.js';
+import type { SsoStartFormOutput, SsoStartFormValues } from '../schemas.js';
 import { FormError } from '../../../components/form-error.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+
+const loadSchema = () => import('../schemas.js').then((module) => module.SsoStartFormSchema);
 
 /**
  * "Sign in with SSO" below the login form (SSO-2): the person's e-mail picks their organisation's
@@ -18,9 +20,10 @@ import { FormError } from '../../../components/form-error.js';
 export function SsoSignIn() {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SsoStartFormValues, unknown, SsoStartFormOutput>({
     mode: 'onBlur',
-    resolver: zodResolver(SsoStartFormSchema),
+    resolver,
     defaultValues: { email: '' },
   });
 
@@ -37,7 +40,14 @@ export function SsoSignIn() {
     <Box component="section" aria-label="Single sign-on" sx={{ mt: 3, display: 'grid', gap: 2 }}>
       <Divider>or</Divider>
       {open ? (
-        <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <Box
+          component="form"
+          onFocus={fetchSchema}
+          onPointerEnter={fetchSchema}
+          noValidate
+          onSubmit={onSubmit}
+          sx={{ display: 'grid', gap: 2 }}
+        >
           <FormError message={error} />
           <TextField
             {...fieldProps(form, 'email')}

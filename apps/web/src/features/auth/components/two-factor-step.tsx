@@ -1,27 +1,22 @@
-// First: Zod's settings must be in place before any schema is built.
-import '@dataplatform/contract/zod-config';
-import { ErrorCode, TotpCodeSchema, twoFactorMessages } from '@dataplatform/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { ErrorCode } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { fieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { loginWithCode } from '../api/login.js';
 import { AuthCard } from './auth-card.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 
 type Mode = 'app' | 'recovery';
 
-const SCHEMAS = {
-  app: z.object({ code: TotpCodeSchema }),
-  recovery: z.object({
-    code: z.string().trim().min(1, twoFactorMessages.recoveryCodeRequired).max(64, twoFactorMessages.invalidCode),
-  }),
+const LOAD_SCHEMA = {
+  app: () => import('../schemas.js').then((module) => module.AuthenticatorCodeFormSchema),
+  recovery: () => import('../schemas.js').then((module) => module.RecoveryCodeFormSchema),
 } as const;
 
 function CodeForm({
@@ -37,9 +32,10 @@ function CodeForm({
   onRestart: (message: string) => void;
   onError: (message: string | undefined) => void;
 }) {
+  const { fetchSchema, resolver } = useSchemaOnDemand(LOAD_SCHEMA[mode]);
   const form = useForm<{ code: string }>({
     mode: 'onSubmit',
-    resolver: zodResolver(SCHEMAS[mode]),
+    resolver,
     defaultValues: { code: '' },
   });
 
@@ -67,7 +63,14 @@ function CodeForm({
   });
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+    <Box
+      component="form"
+      onFocus={fetchSchema}
+      onPointerEnter={fetchSchema}
+      noValidate
+      onSubmit={onSubmit}
+      sx={{ display: 'grid', gap: 2 }}
+    >
       {mode === 'app' ? (
         <TextField
           {...fieldProps(form, 'code')}
