@@ -1,6 +1,3 @@
-// First: Zod's settings must be in place before any schema is built.
-import '@dataplatform/contract/zod-config';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -9,11 +6,15 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ContactCreateSchema, contactMessages, type ContactCreate } from '@dataplatform/contract';
+import { contactMessages, type ContactCreate } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { fieldProps } from '../../../components/form-field.js';
 import { createContact } from '../api/create-contact.js';
 import type { Outcome } from './contact-outcome.js';
+import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
+import type { ContactCreateSchema } from './contact-schema.js';
+
+const loadSchema = () => import('./contact-schema.js').then((module) => module.ContactCreateSchema);
 
 const loadOutcome = () => import('./contact-outcome.js');
 const ContactOutcome = lazy(() => loadOutcome().then((module) => ({ default: module.ContactOutcome })));
@@ -29,9 +30,10 @@ export function ContactPage() {
   const [sentOnce, setSentOnce] = useState(false);
   // As the app's other forms: each field checked against the contract's schema when it loses focus,
   // every field on submit (the first invalid one focused), and after a submit on every change.
+  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<ContactCreate, unknown, z.output<typeof ContactCreateSchema>>({
     mode: 'onBlur',
-    resolver: zodResolver(ContactCreateSchema),
+    resolver,
     defaultValues: EMPTY,
   });
 
@@ -51,8 +53,11 @@ export function ContactPage() {
     setSentOnce(true);
   });
 
-  // What the form needs after the first focus: the snackbar that shows the result.
-  const prepare = () => void loadOutcome();
+  // What the form needs after the first focus: its rules, and the snackbar that shows the result.
+  const prepare = () => {
+    fetchSchema();
+    void loadOutcome();
+  };
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 8 } }}>
@@ -69,6 +74,7 @@ export function ContactPage() {
           noValidate
           onSubmit={(event) => void onSubmit(event)}
           onFocus={prepare}
+          onPointerEnter={prepare}
           aria-label="Contact form"
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >
