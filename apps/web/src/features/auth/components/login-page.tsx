@@ -23,7 +23,7 @@ export function LoginPage() {
   const [error, setError] = useState<string>();
   // Set once the password was right for an account with two-factor sign-in (TOTP-LOGIN-1).
   const [challengeToken, setChallengeToken] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<LoginFormValues, unknown, LoginFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -63,8 +63,7 @@ export function LoginPage() {
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
       <Box
         component="form"
-        onFocus={fetchSchema}
-        onPointerEnter={fetchSchema}
+        onFocus={onFormFocus}
         method="post"
         noValidate
         onSubmit={onSubmit}

@@ -18,7 +18,7 @@ const loadSchema = () => import('../schemas.js').then((module) => module.Recover
 export function RecoverPasswordPage() {
   const [error, setError] = useState<string>();
   const [sent, setSent] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<RecoverPasswordFormValues, unknown, RecoverPasswordFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -46,14 +46,7 @@ export function RecoverPasswordPage() {
           {sent}
         </Alert>
       ) : null}
-      <Box
-        component="form"
-        onFocus={fetchSchema}
-        onPointerEnter={fetchSchema}
-        noValidate
-        onSubmit={onSubmit}
-        sx={{ display: 'grid', gap: 2 }}
-      >
+      <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue

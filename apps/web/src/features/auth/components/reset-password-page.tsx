@@ -23,7 +23,7 @@ export function ResetPasswordPage() {
   // Prerendered without a query: the screen hydrates as for a link with its token, then tells.
   const incomplete = useInBrowser() && token === '';
   const [error, setError] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<ResetPasswordFormValues, unknown, ResetPasswordFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -47,8 +47,7 @@ export function ResetPasswordPage() {
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
       <Box
         component="form"
-        onFocus={fetchSchema}
-        onPointerEnter={fetchSchema}
+        onFocus={onFormFocus}
         method="post"
         noValidate
         onSubmit={onSubmit}

@@ -19,7 +19,7 @@ const loadSchema = () => import('../schemas.js').then((module) => module.SignupF
 export function SignupPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SignupFormValues, unknown, SignupFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -43,8 +43,7 @@ export function SignupPage() {
       {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
       <Box
         component="form"
-        onFocus={fetchSchema}
-        onPointerEnter={fetchSchema}
+        onFocus={onFormFocus}
         method="post"
         noValidate
         onSubmit={onSubmit}

@@ -78,7 +78,7 @@ export function SsoCompletePage() {
 /** An account with this address exists: its password, once, links it to single sign-on (SSO-5). */
 function LinkStep({ email, code, onDone }: { email: string; code: string; onDone: () => Promise<void> | void }) {
   const [error, setError] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SsoLinkFormValues, unknown, SsoLinkFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -95,14 +95,7 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
   });
   return (
     <AuthCard title="Link Your Account" error={error}>
-      <Box
-        component="form"
-        onFocus={fetchSchema}
-        onPointerEnter={fetchSchema}
-        noValidate
-        onSubmit={onSubmit}
-        sx={{ display: 'grid', gap: 2 }}
-      >
+      <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
         <Typography>
           An account with {email} already exists. Enter its password once to link it to single sign-on.
         </Typography>

@@ -20,7 +20,7 @@ const loadSchema = () => import('../schemas.js').then((module) => module.SsoStar
 export function SsoSignIn() {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<SsoStartFormValues, unknown, SsoStartFormOutput>({
     mode: 'onBlur',
     resolver,
@@ -40,14 +40,7 @@ export function SsoSignIn() {
     <Box component="section" aria-label="Single sign-on" sx={{ mt: 3, display: 'grid', gap: 2 }}>
       <Divider>or</Divider>
       {open ? (
-        <Box
-          component="form"
-          onFocus={fetchSchema}
-          onPointerEnter={fetchSchema}
-          noValidate
-          onSubmit={onSubmit}
-          sx={{ display: 'grid', gap: 2 }}
-        >
+        <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
           <FormError message={error} />
           <TextField
             {...fieldProps(form, 'email')}

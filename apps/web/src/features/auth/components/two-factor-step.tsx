@@ -32,7 +32,7 @@ function CodeForm({
   onRestart: (message: string) => void;
   onError: (message: string | undefined) => void;
 }) {
-  const { fetchSchema, resolver } = useSchemaOnDemand(LOAD_SCHEMA[mode]);
+  const { onFormFocus, resolver } = useSchemaOnDemand(LOAD_SCHEMA[mode]);
   const form = useForm<{ code: string }>({
     mode: 'onSubmit',
     resolver,
@@ -63,14 +63,7 @@ function CodeForm({
   });
 
   return (
-    <Box
-      component="form"
-      onFocus={fetchSchema}
-      onPointerEnter={fetchSchema}
-      noValidate
-      onSubmit={onSubmit}
-      sx={{ display: 'grid', gap: 2 }}
-    >
+    <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
       {mode === 'app' ? (
         <TextField
           {...fieldProps(form, 'code')}

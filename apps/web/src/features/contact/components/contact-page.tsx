@@ -4,7 +4,7 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type FocusEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { contactMessages, type ContactCreate } from '@dataplatform/contract';
 import type { z } from 'zod';
@@ -30,7 +30,7 @@ export function ContactPage() {
   const [sentOnce, setSentOnce] = useState(false);
   // As the app's other forms: each field checked against the contract's schema when it loses focus,
   // every field on submit (the first invalid one focused), and after a submit on every change.
-  const { fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<ContactCreate, unknown, z.output<typeof ContactCreateSchema>>({
     mode: 'onBlur',
     resolver,
@@ -54,8 +54,8 @@ export function ContactPage() {
   });
 
   // What the form needs after the first focus: its rules, and the snackbar that shows the result.
-  const prepare = () => {
-    fetchSchema();
+  const prepare = (event: FocusEvent) => {
+    onFormFocus(event);
     void loadOutcome();
   };
 
@@ -74,7 +74,6 @@ export function ContactPage() {
           noValidate
           onSubmit={(event) => void onSubmit(event)}
           onFocus={prepare}
-          onPointerEnter={prepare}
           aria-label="Contact form"
           sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
         >

@@ -33,7 +33,7 @@ export function PasswordTab() {
   // no later validation of another field can wipe it; it goes when that field is edited.
   const [serverError, setServerError] = useState<{ field: keyof UpdatePassword; message: string }>();
   const change = useChangePassword();
-  const { schema, fetchSchema, resolver } = useSchemaOnDemand(loadSchema);
+  const { schema, onFormFocus, resolver } = useSchemaOnDemand(loadSchema);
   const form = useForm<UpdatePassword>({ mode: 'onBlur', resolver, defaultValues: EMPTY });
   const newPassword = useWatch({ control: form.control, name: 'new_password' });
   const values = useWatch({ control: form.control });
@@ -86,8 +86,7 @@ export function PasswordTab() {
       component="form"
       noValidate
       onSubmit={onSubmit}
-      onFocus={fetchSchema}
-      onPointerEnter={fetchSchema}
+      onFocus={onFormFocus}
       sx={{ display: 'grid', gap: 2, maxWidth: 480 }}
     >
       <TabHeading>Change Password</TabHeading>
