@@ -3,7 +3,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import type { FocusEventHandler, FormEventHandler, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { FormError } from '../../../components/form-error.js';
 import { Logo } from '../../../components/logo.js';
@@ -35,5 +35,32 @@ export function AuthCardLink({ prompt, to, children }: { prompt?: string; to: st
         {children}
       </Link>
     </Typography>
+  );
+}
+
+/**
+ * An auth screen's form: its fields in a column, checked by the app (`noValidate`). POST: should the
+ * prerendered form ever be sent without a script, a password stays out of the address.
+ */
+export function AuthForm({
+  onSubmit,
+  onFocus,
+  children,
+}: {
+  onSubmit: FormEventHandler;
+  onFocus: FocusEventHandler;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      component="form"
+      method="post"
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={onFocus}
+      sx={{ display: 'grid', gap: 2 }}
+    >
+      {children}
+    </Box>
   );
 }

@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
@@ -10,7 +9,7 @@ import { CurrentPasswordField } from '../../../components/password-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { login } from '../api/login.js';
 import type { LoginFormOutput, LoginFormValues } from '../schemas.js';
-import { AuthCard, AuthCardLink } from './auth-card.js';
+import { AuthCard, AuthCardLink, AuthForm } from './auth-card.js';
 import { TwoFactorStep } from './two-factor-step.js';
 import { SsoSignIn } from './sso-sign-in.js';
 import { paths } from '../../../config/paths.js';
@@ -60,15 +59,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Log In" error={error}>
-      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box
-        component="form"
-        onFocus={onFormFocus}
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        sx={{ display: 'grid', gap: 2 }}
-      >
+      <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
         <TextField
           {...fieldProps(form, 'username')}
           label="Email"
@@ -87,7 +78,7 @@ export function LoginPage() {
         <AuthCardLink prompt="Don't have an account?" to={paths.signup}>
           Sign Up
         </AuthCardLink>
-      </Box>
+      </AuthForm>
       <SsoSignIn />
     </AuthCard>
   );

@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -9,7 +8,7 @@ import Button from '@mui/material/Button';
 import { errorText } from '../../../lib/api-error.js';
 import { requestPasswordRecovery } from '../api/password-recovery.js';
 import type { RecoverPasswordFormOutput, RecoverPasswordFormValues } from '../schemas.js';
-import { AuthCard, AuthCardLink } from './auth-card.js';
+import { AuthCard, AuthCardLink, AuthForm } from './auth-card.js';
 import { paths } from '../../../config/paths.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 
@@ -46,7 +45,7 @@ export function RecoverPasswordPage() {
           {sent}
         </Alert>
       ) : null}
-      <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
           Continue
@@ -54,7 +53,7 @@ export function RecoverPasswordPage() {
         <AuthCardLink prompt="Remembered it?" to={paths.login}>
           Log In
         </AuthCardLink>
-      </Box>
+      </AuthForm>
     </AuthCard>
   );
 }

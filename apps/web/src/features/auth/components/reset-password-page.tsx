@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,7 +6,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { resetPassword } from '../api/password-recovery.js';
 import type { ResetPasswordFormOutput, ResetPasswordFormValues } from '../schemas.js';
-import { AuthCard, AuthCardLink } from './auth-card.js';
+import { AuthCard, AuthCardLink, AuthForm } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 import { useInBrowser } from '../../../lib/use-signed-in.js';
@@ -44,15 +43,7 @@ export function ResetPasswordPage() {
 
   return (
     <AuthCard title="Reset Password" error={incomplete ? 'This reset link is incomplete: it carries no token.' : error}>
-      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box
-        component="form"
-        onFocus={onFormFocus}
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        sx={{ display: 'grid', gap: 2 }}
-      >
+      <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
         <NewPasswordFields form={form} name="new_password" label="New Password" password={password} />
         <Button
           type="submit"
@@ -66,7 +57,7 @@ export function ResetPasswordPage() {
         <AuthCardLink prompt="Need a new link?" to={paths.recoverPassword}>
           Recover password
         </AuthCardLink>
-      </Box>
+      </AuthForm>
     </AuthCard>
   );
 }

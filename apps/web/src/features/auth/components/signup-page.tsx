@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,7 +8,7 @@ import { errorText } from '../../../lib/api-error.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { signup } from '../api/signup.js';
 import type { SignupFormOutput, SignupFormValues } from '../schemas.js';
-import { AuthCard, AuthCardLink } from './auth-card.js';
+import { AuthCard, AuthCardLink, AuthForm } from './auth-card.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { paths } from '../../../config/paths.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
@@ -40,15 +39,7 @@ export function SignupPage() {
 
   return (
     <AuthCard title="Sign Up" error={error}>
-      {/* POST: should the prerendered form ever be sent without a script, the password stays out of the address. */}
-      <Box
-        component="form"
-        onFocus={onFormFocus}
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        sx={{ display: 'grid', gap: 2 }}
-      >
+      <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
         <TextField {...fieldProps(form, 'full_name')} label="Full Name" autoComplete="name" required fullWidth />
         <TextField {...fieldProps(form, 'email')} label="Email" type="email" autoComplete="email" required fullWidth />
         <NewPasswordFields form={form} name="password" label="Password" password={password} />
@@ -58,7 +49,7 @@ export function SignupPage() {
         <AuthCardLink prompt="Already have an account?" to={paths.login}>
           Log In
         </AuthCardLink>
-      </Box>
+      </AuthForm>
     </AuthCard>
   );
 }

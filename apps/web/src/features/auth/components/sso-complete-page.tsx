@@ -12,7 +12,7 @@ import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/api-error.js';
 import { exchangeSsoCode, linkSsoAccount } from '../api/sso.js';
 import type { SsoLinkFormOutput, SsoLinkFormValues } from '../schemas.js';
-import { AuthCard, AuthCardLink } from './auth-card.js';
+import { AuthCard, AuthCardLink, AuthForm } from './auth-card.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 
 const loadSchema = () => import('../schemas.js').then((module) => module.SsoLinkFormSchema);
@@ -95,7 +95,7 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
   });
   return (
     <AuthCard title="Link Your Account" error={error}>
-      <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+      <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
         <Typography>
           An account with {email} already exists. Enter its password once to link it to single sign-on.
         </Typography>
@@ -105,7 +105,7 @@ function LinkStep({ email, code, onDone }: { email: string; code: string; onDone
           Link and Sign In
         </Button>
         <AuthCardLink to={paths.login}>Back to Log In</AuthCardLink>
-      </Box>
+      </AuthForm>
     </AuthCard>
   );
 }

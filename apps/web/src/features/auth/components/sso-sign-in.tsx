@@ -8,6 +8,7 @@ import { fieldProps } from '../../../components/form-field.js';
 import { errorText } from '../../../lib/api-error.js';
 import { startSso } from '../api/sso.js';
 import type { SsoStartFormOutput, SsoStartFormValues } from '../schemas.js';
+import { AuthForm } from './auth-card.js';
 import { FormError } from '../../../components/form-error.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 
@@ -40,7 +41,7 @@ export function SsoSignIn() {
     <Box component="section" aria-label="Single sign-on" sx={{ mt: 3, display: 'grid', gap: 2 }}>
       <Divider>or</Divider>
       {open ? (
-        <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+        <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
           <FormError message={error} />
           <TextField
             {...fieldProps(form, 'email')}
@@ -54,7 +55,7 @@ export function SsoSignIn() {
           <Button type="submit" variant="outlined" size="large" loading={form.formState.isSubmitting}>
             Continue with SSO
           </Button>
-        </Box>
+        </AuthForm>
       ) : (
         <Button variant="outlined" size="large" onClick={() => setOpen(true)}>
           Sign in with SSO

@@ -9,7 +9,7 @@ import { fieldProps } from '../../../components/form-field.js';
 import Button from '@mui/material/Button';
 import { ApiError, errorText, failureText } from '../../../lib/api-error.js';
 import { loginWithCode } from '../api/login.js';
-import { AuthCard } from './auth-card.js';
+import { AuthCard, AuthForm } from './auth-card.js';
 import { useSchemaOnDemand } from '../../../lib/schema-on-demand.js';
 
 type Mode = 'app' | 'recovery';
@@ -63,7 +63,7 @@ function CodeForm({
   });
 
   return (
-    <Box component="form" onFocus={onFormFocus} noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+    <AuthForm onSubmit={onSubmit} onFocus={onFormFocus}>
       {mode === 'app' ? (
         <TextField
           {...fieldProps(form, 'code')}
@@ -88,7 +88,7 @@ function CodeForm({
       <Button type="submit" variant="contained" size="large" loading={form.formState.isSubmitting}>
         Verify
       </Button>
-    </Box>
+    </AuthForm>
   );
 }
 
