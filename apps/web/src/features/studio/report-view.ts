@@ -49,22 +49,61 @@ export function blockPage(block: ReportBlockPublic, search: URLSearchParams): nu
   return Math.max(0, Number.parseInt(search.get(PAGE_PREFIX + block.id) ?? '1', 10) - 1 || 0);
 }
 
-/** The run request of one block: its parameters, and for a table its page and sort. */
-export function blockRunRequest(block: ReportBlockPublic, params: ParamValues, search: URLSearchParams): ReportRun {
-  const sort = parseSort(search.get(SORT_PREFIX + block.id));
+/** The run request of one block at a page (from 0) and sort: a table's page of rows, else all. */
+export function runRequest(
+  block: ReportBlockPublic,
+  params: ParamValues,
+  page: number,
+  sort: ColumnSort | undefined,
+): ReportRun {
   const pageSize = block.table?.page_size ?? 0;
   return {
     block: block.id,
     params,
-    skip: block.table ? blockPage(block, search) * pageSize : 0,
+    skip: block.table ? page * pageSize : 0,
     ...(block.table ? { limit: pageSize } : {}),
     ...(sort ? { sort: [sort] } : {}),
   };
 }
 
+/** The run request of one block, its page and sort read from the URL. */
+export function blockRunRequest(block: ReportBlockPublic, params: ParamValues, search: URLSearchParams): ReportRun {
+  return runRequest(block, params, blockPage(block, search), parseSort(search.get(SORT_PREFIX + block.id)));
+}
+
+/** The sort after a press on a column's header: ascending first, then the other way. */
+export function nextSort(current: ColumnSort | undefined, column: string): ColumnSort {
+  return { column, direction: current?.column === column && current.direction === 'asc' ? 'desc' : 'asc' };
+}
+
+/** What a block's query is doing, as its frame tells it. */
+export type BlockState =
+  | { status: 'loading' }
+  | { status: 'error'; error: unknown; retry: () => void }
+  | { status: 'empty' }
+  | { status: 'ready' };
+
+/** A block's state from its run query; `empty` when its first page came back with no rows. */
+export function blockState(
+  query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
+  empty: boolean,
+): BlockState {
+  if (query.isError) return { status: 'error', error: query.error, retry: () => void query.refetch() };
+  if (query.isPending) return { status: 'loading' };
+  return empty ? { status: 'empty' } : { status: 'ready' };
+}
+
 /**
- * Starts what a report's view will ask for: its definition, then each block's rows and, with a
- * chart, the chart library. Nothing is awaited: the route renders as soon as its code is in, and the
+ * How many block runs a route's loader starts before the viewer's code is in. Over HTTP/1.1 (`npm
+ * start` without a proxy) a browser opens six connections to a host: six slow first runs of the
+ * demo data would hold the viewer's own chunks back until one answered. The rest start once the
+ * viewer renders.
+ */
+const LOADER_PREFETCHED_RUNS = 4;
+
+/**
+ * Starts what a report's view will ask for: its definition, then the first blocks' rows and, with
+ * a chart, the chart library. Nothing is awaited: the route renders as soon as its code is in, and the
  * viewer's queries pick up the answers in flight. Failures are the viewer's to show.
  */
 export function prefetchReportView(reportKey: string, search: URLSearchParams): void {
@@ -73,10 +112,10 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams): 
     .ensureQueryData(reportQueryOptions(reportKey))
     .then((report) => {
       const params = paramValues(report.params, search);
-      for (const block of report.blocks) {
-        if (block.kind === 'text') continue;
-        // Vega, Vega-Lite and the interpreter load in the worker that draws the charts (decision 055).
-        if (block.kind === 'chart') startChartWorker();
+      // Vega, Vega-Lite and the interpreter load in the worker that draws the charts (decision 055).
+      if (report.blocks.some((block) => block.kind === 'chart')) startChartWorker();
+      const runs = report.blocks.filter((block) => block.kind !== 'text').slice(0, LOADER_PREFETCHED_RUNS);
+      for (const block of runs) {
         void client.prefetchQuery(
           runBlockQueryOptions(report.id, report.version, blockRunRequest(block, params, search)),
         );

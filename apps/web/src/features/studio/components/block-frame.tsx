@@ -5,13 +5,7 @@ import type { ReactNode } from 'react';
 import { errorText } from '../../../lib/api-error.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
-
-/** What a block's query is doing, as its frame tells it. */
-export type BlockState =
-  | { status: 'loading' }
-  | { status: 'error'; error: unknown; retry: () => void }
-  | { status: 'empty' }
-  | { status: 'ready' };
+import type { BlockState } from '../report-view.js';
 
 /**
  * One block of a report in its card: a title, and the block's own loading, empty and error states,

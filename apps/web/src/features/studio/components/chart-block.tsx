@@ -1,7 +1,8 @@
 import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
 import Button from '@mui/material/Button';
 import { useEffect, useMemo, useState } from 'react';
-import { BlockFrame, type BlockState } from './block-frame.js';
+import type { BlockState } from '../report-view.js';
+import { BlockFrame } from './block-frame.js';
 import { ResultTable } from './result-table.js';
 import VegaChart from './vega-chart.js';
 import { startChartWorker } from '../chart/chart-picture.js';

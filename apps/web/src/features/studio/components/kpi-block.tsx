@@ -1,6 +1,7 @@
 import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
 import Typography from '@mui/material/Typography';
-import { BlockFrame, type BlockState } from './block-frame.js';
+import type { BlockState } from '../report-view.js';
+import { BlockFrame } from './block-frame.js';
 
 const formats = {
   number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }),

@@ -13,12 +13,13 @@ import {
   SORT_PREFIX,
   blockPage,
   blockRunRequest,
+  blockState,
   defaultText,
+  nextSort,
   paramValues,
   parseSort,
   type ParamValues,
 } from '../report-view.js';
-import type { BlockState } from './block-frame.js';
 
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
@@ -27,15 +28,6 @@ import { ReportHeader, ReportPending } from './report-header.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton } from './write-actions.js';
-
-function blockState(
-  query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
-  empty: boolean,
-): BlockState {
-  if (query.isError) return { status: 'error', error: query.error, retry: () => void query.refetch() };
-  if (query.isPending) return { status: 'loading' };
-  return empty ? { status: 'empty' } : { status: 'ready' };
-}
 
 /** One block, running its own query: it loads, fails and retries without the others. */
 function Block({ report, block, params }: { report: ReportPublic; block: ReportBlockPublic; params: ParamValues }) {
@@ -72,7 +64,7 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
     setSearch(
       (current) => {
         const updated = new URLSearchParams(current);
-        const direction = sort?.column === column && sort.direction === 'asc' ? 'desc' : 'asc';
+        const { direction } = nextSort(sort, column);
         updated.set(SORT_PREFIX + block.id, `${column}:${direction}`);
         updated.delete(PAGE_PREFIX + block.id);
         return updated;

@@ -3,7 +3,8 @@ import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { Pager } from '../../../components/data-table.js';
-import { BlockFrame, type BlockState } from './block-frame.js';
+import type { BlockState } from '../report-view.js';
+import { BlockFrame } from './block-frame.js';
 import type { ColumnSort } from '../report-view.js';
 import { ResultTable } from './result-table.js';
 

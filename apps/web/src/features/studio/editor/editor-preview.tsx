@@ -12,12 +12,11 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { previewQueryOptions } from '../api/editor.js';
-import type { BlockState } from '../components/block-frame.js';
 import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
 import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
-import { defaultText, type ColumnSort, type ParamValues } from '../report-view.js';
+import { blockState, defaultText, nextSort, runRequest, type ColumnSort, type ParamValues } from '../report-view.js';
 import { TableBlock } from '../components/table-block.js';
 
 /** A block of the definition as the viewer's block components take it. */
@@ -64,14 +63,7 @@ function PreviewBlock({
     setPagedWith(paramsKey);
     setPage(0);
   }
-  const pageSize = block.table?.page_size ?? 0;
-  const request = {
-    block: block.id,
-    params,
-    skip: block.table ? page * pageSize : 0,
-    ...(block.table ? { limit: pageSize } : {}),
-    ...(sort ? { sort: [sort] } : {}),
-  };
+  const request = runRequest(block, params, page, sort);
   const inputs = { source: definition.source, params: definition.params ?? {}, block, request };
   const run = useQuery({
     ...previewQueryOptions({ definition: text, ...request }, inputs),
@@ -81,10 +73,7 @@ function PreviewBlock({
     // Rendered here as the server renders it once saved (the editor's chunk carries the parser).
     return <TextBlock title={block.title ?? null} html={reportTextHtml(block.text ?? '')} />;
   }
-  let state: BlockState;
-  if (run.isError) state = { status: 'error', error: run.error, retry: () => void run.refetch() };
-  else if (run.isPending) state = { status: 'loading' };
-  else state = run.data.rows.length === 0 && page === 0 ? { status: 'empty' } : { status: 'ready' };
+  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
 
   if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;
   if (block.kind === 'chart') return <ChartBlock block={block} result={run.data} state={state} />;
@@ -97,10 +86,7 @@ function PreviewBlock({
       onPageChange={setPage}
       sort={sort}
       onSort={(column) => {
-        setSort((current) => ({
-          column,
-          direction: current?.column === column && current.direction === 'asc' ? 'desc' : 'asc',
-        }));
+        setSort((current) => nextSort(current, column));
         setPage(0);
       }}
     />
