@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import type { ReactNode } from 'react';
 import { ApiError } from './api-error.js';
 import { handleGlobalError, type ErrorPresentation } from './error-handling.js';
-import { isLoggedIn, onSessionCleared } from './session.js';
+import { onSessionCleared } from './session.js';
 
 /** What a query or mutation may say about its failures: see ErrorPresentation. */
 export type AppMeta = ErrorPresentation & Record<string, unknown>;
@@ -47,13 +47,13 @@ export function getQueryClient(): QueryClient {
 }
 
 /**
- * Starts `queries` for a signed-in visitor without waiting for them: a tab's route loader calls it,
- * so the data the tab paints first is on its way while the tab's code downloads, and the tab's own
- * queries take the answers in flight. Anyone else is on the way to /login, and nothing starts.
+ * Starts a signed-in tab's first queries without waiting for them. Its route loader calls it after
+ * the guard (`requireSignedIn() ?? prefetchForSignedIn(...)`), so the data the tab paints first is on
+ * its way while the tab's code downloads, and the tab's own queries take the answers in flight.
  */
 export function prefetchForSignedIn(start: (client: QueryClient) => readonly Promise<void>[]): null {
   // prefetchQuery never rejects: a failure is the screen's to show, when its own query asks again.
-  if (isLoggedIn()) void Promise.all(start(getQueryClient()));
+  void Promise.all(start(getQueryClient()));
   return null;
 }
 
