@@ -4,6 +4,8 @@ import {
   coerceParamValue,
   isReportSlug,
   parseReportDefinition,
+  publicReportBlock,
+  publicReportParams,
   REPORT_DEFINITION_MAX,
   ReportCreateSchema,
   slugFromTitle,
@@ -186,5 +188,36 @@ describe('report helpers', () => {
     expect(slugFromTitle('Négociated rates: by payer!')).toBe('negociated-rates-by-payer');
     expect(slugFromTitle('!!!')).toBe('report');
     expect(ReportCreateSchema.safeParse({ definition: 'x', slug: 'payer' }).success).toBe(false);
+  });
+
+  it('gives a definition’s parameters and blocks as a report carries them', () => {
+    const result = parseReportDefinition(valid);
+    if (!result.ok) throw new Error('expected the example to parse');
+    expect(publicReportParams(result.definition)).toEqual([
+      {
+        name: 'code',
+        label: 'Billing code',
+        type: 'select',
+        default: '99213',
+        options: null,
+        options_sql: 'SELECT DISTINCT billing_code FROM rates ORDER BY 1',
+      },
+      { name: 'since', label: 'since', type: 'date', default: '2026-01-01', options: null, options_sql: null },
+    ]);
+    const blocks = result.definition.blocks.map((block) =>
+      publicReportBlock(block, (markdown) => `<p>${markdown}</p>`),
+    );
+    expect(blocks.map((block) => block.kind)).toEqual(['kpi', 'chart', 'table', 'text']);
+    expect(blocks[2]!.table).toEqual({
+      sql: 'SELECT payer, npi, negotiated_rate FROM rates WHERE billing_code = :code',
+      page_size: 50,
+    });
+    expect(blocks[3]).toEqual({
+      id: 'note',
+      kind: 'text',
+      title: null,
+      text: 'Rates are **negotiated** prices.',
+      html: '<p>Rates are **negotiated** prices.</p>',
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
   REPORT_DEFINITION_MAX,
   REPORT_DESCRIPTION_MAX,
   REPORT_KPI_FORMATS,
+  REPORT_PAGE_SIZE_DEFAULT,
   REPORT_PAGE_SIZE_MAX,
   REPORT_PARAM_OPTIONS_MAX,
   REPORT_PARAM_TYPES,
@@ -453,6 +454,37 @@ export const ReportBlockPublicSchema = z.object({
   html: z.string().optional(),
 });
 export type ReportBlockPublic = z.infer<typeof ReportBlockPublicSchema>;
+
+/**
+ * A definition's parameters as a report carries them: the server lists them with a saved report and
+ * the editor's preview shows the unsaved text's the same way.
+ */
+export function publicReportParams(definition: ReportDefinition): ReportParamPublic[] {
+  return Object.entries(definition.params ?? {}).map(([name, param]) => ({
+    name,
+    label: param.label ?? name,
+    type: param.type,
+    default: param.default ?? null,
+    options: Array.isArray(param.options) ? param.options : null,
+    options_sql: typeof param.options === 'string' ? param.options : null,
+  }));
+}
+
+/**
+ * A block as a report carries it (server and editor's preview alike). `textHtml` is
+ * `reportTextHtml` from `@dataplatform/contract/markdown`, passed in so that this module, which the
+ * viewer loads, never brings the Markdown parser.
+ */
+export function publicReportBlock(block: ReportBlock, textHtml: (markdown: string) => string): ReportBlockPublic {
+  const base = { id: block.id, kind: blockKind(block), title: block.title ?? null };
+  if (block.kpi) return { ...base, kpi: block.kpi };
+  if (block.chart) return { ...base, chart: block.chart };
+  if (block.table) {
+    return { ...base, table: { sql: block.table.sql, page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
+  }
+  const text = block.text ?? '';
+  return { ...base, text, html: textHtml(text) };
+}
 
 export const ReportPublicSchema = ReportSummarySchema.extend({
   /** The YAML text of the current version. */

@@ -1,14 +1,12 @@
 import {
-  blockKind,
   cacheSeconds,
-  type ReportBlockPublic,
+  publicReportBlock,
+  publicReportParams,
   type ReportDefinition,
   type ReportListItem,
-  type ReportParamPublic,
   type ReportPublic,
   type ReportSummary,
   type ReportVersion,
-  REPORT_PAGE_SIZE_DEFAULT,
 } from '@dataplatform/contract';
 import { reportTextHtml } from '@dataplatform/contract/markdown';
 import type { AuditSnapshot } from '../audit/audit.service.js';
@@ -56,38 +54,13 @@ export function toReportSummary(record: ReportRecord): ReportSummary {
   };
 }
 
-function toParams(definition: ReportDefinition): ReportParamPublic[] {
-  return Object.entries(definition.params ?? {}).map(([name, param]) => ({
-    name,
-    label: param.label ?? name,
-    type: param.type,
-    default: param.default ?? null,
-    options: Array.isArray(param.options) ? param.options : null,
-    options_sql: typeof param.options === 'string' ? param.options : null,
-  }));
-}
-
-function toBlocks(definition: ReportDefinition): ReportBlockPublic[] {
-  return definition.blocks.map((block) => {
-    const kind = blockKind(block);
-    const base = { id: block.id, kind, title: block.title ?? null };
-    if (block.kpi) return { ...base, kpi: block.kpi };
-    if (block.chart) return { ...base, chart: block.chart };
-    if (block.table) {
-      return { ...base, table: { sql: block.table.sql, page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
-    }
-    const text = block.text ?? '';
-    return { ...base, text, html: reportTextHtml(text) };
-  });
-}
-
 export function toReportPublic(record: ReportRecord): ReportPublic {
   return {
     ...toReportSummary(record),
     definition: record.text,
     cache_seconds: cacheSeconds(record.definition.cache),
-    params: toParams(record.definition),
-    blocks: toBlocks(record.definition),
+    params: publicReportParams(record.definition),
+    blocks: record.definition.blocks.map((block) => publicReportBlock(block, reportTextHtml)),
     created_by: record.createdBy,
   };
 }

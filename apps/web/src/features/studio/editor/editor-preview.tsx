@@ -1,10 +1,8 @@
 import {
-  blockKind,
-  REPORT_PAGE_SIZE_DEFAULT,
-  type ReportBlock,
+  publicReportBlock,
+  publicReportParams,
   type ReportBlockPublic,
   type ReportDefinition,
-  type ReportParamPublic,
 } from '@dataplatform/contract';
 import { reportTextHtml } from '@dataplatform/contract/markdown';
 import Box from '@mui/material/Box';
@@ -18,28 +16,6 @@ import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
 import { blockState, defaultText, nextSort, runRequest, type ColumnSort, type ParamValues } from '../report-view.js';
 import { TableBlock } from '../components/table-block.js';
-
-/** A block of the definition as the viewer's block components take it. */
-function publicBlock(block: ReportBlock): ReportBlockPublic {
-  const shown: ReportBlockPublic = { id: block.id, kind: blockKind(block), title: block.title ?? null };
-  if (block.kpi) shown.kpi = block.kpi;
-  if (block.chart) shown.chart = block.chart;
-  if (block.table) shown.table = { sql: block.table.sql, page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT };
-  if (block.text !== undefined) shown.text = block.text;
-  return shown;
-}
-
-/** The definition's parameters as the viewer's parameter bar takes them (as the server lists them). */
-function publicParams(definition: ReportDefinition): ReportParamPublic[] {
-  return Object.entries(definition.params ?? {}).map(([name, param]) => ({
-    name,
-    label: param.label ?? name,
-    type: param.type,
-    default: param.default ?? null,
-    options: Array.isArray(param.options) ? param.options : null,
-    options_sql: typeof param.options === 'string' ? param.options : null,
-  }));
-}
 
 /** One block of the unsaved text, run through `POST /preview` on its own (it loads and fails alone). */
 function PreviewBlock({
@@ -70,8 +46,7 @@ function PreviewBlock({
     enabled: block.kind !== 'text',
   });
   if (block.kind === 'text') {
-    // Rendered here as the server renders it once saved (the editor's chunk carries the parser).
-    return <TextBlock title={block.title ?? null} html={reportTextHtml(block.text ?? '')} />;
+    return <TextBlock title={block.title} html={block.html ?? ''} />;
   }
   const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
 
@@ -116,7 +91,7 @@ export function EditorPreview({
   values: ParamValues;
   onValuesChange: (values: ParamValues) => void;
 }) {
-  const params = useMemo(() => publicParams(definition), [definition]);
+  const params = useMemo(() => publicReportParams(definition), [definition]);
   // Kept by identity while nothing changed: the bar starts its inputs again from a new object.
   const { shown, chosen } = useMemo(() => {
     const inBar: ParamValues = {};
@@ -152,10 +127,11 @@ export function EditorPreview({
         }}
       >
         {definition.blocks.map((block) => {
-          const kind = blockKind(block);
+          // As the server will send it once saved: a text block's HTML rendered by the same function.
+          const shown = publicReportBlock(block, reportTextHtml);
           return (
-            <Box key={block.id} className={kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
-              <PreviewBlock text={text} definition={definition} block={publicBlock(block)} params={chosen} />
+            <Box key={block.id} className={shown.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
+              <PreviewBlock text={text} definition={definition} block={shown} params={chosen} />
             </Box>
           );
         })}
