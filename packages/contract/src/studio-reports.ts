@@ -30,7 +30,7 @@ import {
 export * from './studio-reports-constants.js';
 
 // ---------------------------------------------------------------------------------------------
-// The report definition: the YAML document an author writes (../shared/STUDIO.md, "The model").
+// The report definition: the YAML document an author writes (STUDIO-REPORT-1).
 // Every object is strict, so a misspelt key is a problem at its line rather than silently ignored.
 // ---------------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Runs before the first paint, inlined by the build into every page's <head> (allowed by its CSP
 // hash), as a file would delay the first paint. What a page must look like from its first frame:
 (function () {
-  // `/` is the Studio page (SPEC.md section 2), which is prerendered: go there before the app's
+  // `/` is the Studio page (NAV-ROUTES-3), which is prerendered: go there before the app's
   // shell loads anything.
   if (location.pathname === '/') {
     location.replace('/studio' + location.search + location.hash);

@@ -15,9 +15,8 @@ import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix 
 /**
  * Two instances of the app with REDIS_URL set, as a fleet runs them (decision 049): one database,
  * one data folder, one Redis. A report's result one instance ran is the other's cache hit, so a
- * dashboard behind a load balancer costs one query whichever instance each viewer reaches
- * (STUDIO.md, "Where it runs when one machine is not enough"). Executions are read from each
- * instance's own /metrics (`dp_studio_query_executions_total`).
+ * dashboard behind a load balancer costs one query whichever instance each viewer reaches.
+ * Executions are read from each instance's own /metrics (`dp_studio_query_executions_total`).
  */
 let ctx: TestContext;
 let dir: string;
