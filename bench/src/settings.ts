@@ -105,7 +105,7 @@ export function loadSettings(): BenchSettings {
     ],
     embeddedNewRuns: positiveNumber('BENCH_EMBEDDED_NEW_RUNS', 2, true),
     embeddedExistingRuns: positiveNumber('BENCH_EMBEDDED_EXISTING_RUNS', 3, true),
-    embeddedIdleSeconds: positiveNumber('BENCH_EMBEDDED_IDLE_SECONDS', 10, false),
+    embeddedIdleSeconds: positiveNumber('BENCH_EMBEDDED_IDLE_SECONDS', 60, false),
     pageRuns: positiveNumber('BENCH_PAGE_RUNS', 3, true),
     studio: {
       demoRows: positiveNumber('BENCH_STUDIO_DEMO_ROWS', 2_000_000, true),

@@ -125,7 +125,7 @@ export function checkEmbeddedTargets(embedded: EmbeddedRuns): TargetCheck[] {
     },
     {
       name: `embedded idle RSS ≤ ${TARGETS.embeddedIdleRssMiB} MiB`,
-      measured: `${rss.toFixed(1)} MiB, the largest of ${embedded.runs.length} starts after ${embedded.idleSeconds} s idle (${embedded.runs.map((run) => (run.idleRssBytes / MIB).toFixed(0)).join(', ')})`,
+      measured: `${rss.toFixed(1)} MiB, the largest of ${embedded.runs.length} starts after ${embedded.idleSeconds} s idle (${embedded.runs.map((run) => (run.idleRssBytes / MIB).toFixed(0)).join(', ')}; at ready ${embedded.runs.map((run) => (run.rssAtReadyBytes / MIB).toFixed(0)).join(', ')})`,
       pass: rss <= TARGETS.embeddedIdleRssMiB,
     },
   ];
