@@ -210,6 +210,22 @@ describe('limits', () => {
     }
   });
 
+  it('stop a paged run whole: its count and its page both end before their connections close', async () => {
+    // A page runs its count and its rows side by side. Closing the connection of one still running
+    // left a worker thread locked for good: after the pool's four, nothing of DuckDB ran again, and
+    // the process could not exit. Each run here is stopped in that step, eight times over.
+    const slow = makeEngine({ STUDIO_QUERY_TIMEOUT_SECONDS: '0.3', STUDIO_MAX_QUERIES_PER_TENANT: '8' });
+    try {
+      const runaway = demo('SELECT i FROM range(10000000000) t(i) WHERE hash(i) % 7 = 1', { shape: 'page', limit: 10 });
+      for (let round = 0; round < 8; round += 1) {
+        expect(await codeOf(slow.run(runaway))).toBe('query_timeout');
+      }
+      expect((await slow.run(demo('SELECT 5 AS five'))).rows).toEqual([[5]]);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
   it('answer 429 beyond the per-tenant concurrency limit when waiting is off, and cancel on abort', async () => {
     const small = makeEngine({ STUDIO_MAX_QUERIES_PER_TENANT: '1', STUDIO_QUEUE_WAIT_SECONDS: '0' });
     try {

@@ -202,6 +202,17 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   /** Deleted tenants: a run that began before the deletion opens nothing and caches nothing for them. */
   const forgotten = new Set<string>();
   let closed = false;
+  /** The DuckDB work under way, each with what stops it: close() stops it all and waits for its end. */
+  const underWay = new Map<Promise<void>, () => void>();
+  function startWork(stop: () => void): () => void {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    underWay.set(ended, stop);
+    return () => {
+      underWay.delete(ended);
+      end();
+    };
+  }
 
   function demoInstance(): Promise<DuckDBInstance> {
     demo ??= (async () => {
@@ -348,6 +359,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       interruptAll();
     }, settings.queryTimeoutMs);
     signal.addEventListener('abort', interruptAll, { once: true });
+    const endWork = startWork(interruptAll);
     try {
       const first = await open();
       const wrapped = `(\n${execution.text}\n) AS studio_result`;
@@ -377,13 +389,14 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
         execution.sort,
       );
       const second = await open();
-      const [countReader, pageReader] = await Promise.all([
+      const [countReader, pageReader] = await bothSettled(
         first.runAndReadAll(`SELECT count(*) FROM ${wrapped}`, execution.values),
         second.runAndReadAll(
           `SELECT * FROM ${wrapped}${orderBy} LIMIT ${execution.limit} OFFSET ${execution.skip}`,
           execution.values,
         ),
-      ]);
+        interruptAll,
+      );
       const count = Number(countReader.getRows()[0]?.[0] ?? 0);
       return { columns, rows: jsonRows(typeIds, pageReader.getRowsJson()), count };
     } catch (error) {
@@ -392,6 +405,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       clearTimeout(timer);
       signal.removeEventListener('abort', interruptAll);
       for (const connection of connections) connection.closeSync();
+      endWork();
     }
   }
 
@@ -732,11 +746,19 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       interrupt();
     }, settings.exportTimeoutMs);
     request.signal?.addEventListener('abort', interrupt, { once: true });
+    // The chunk being fetched, if any: the download's client can leave (and `close()` come) while a
+    // fetch runs on a worker thread, and the connection must outlive it (see bothSettled).
+    let fetching: Promise<unknown> = Promise.resolve();
+    const endWork = startWork(interrupt);
     const close = onceOnly(() => {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', interrupt);
-      connection.closeSync();
-      release();
+      interrupt();
+      void fetching.then(() => {
+        connection.closeSync();
+        release();
+        endWork();
+      });
     });
     const failure = (error: unknown) => duckdbFailure(error, timedOutFlag ? settings.exportTimeoutMs : null);
     try {
@@ -757,7 +779,14 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       const result = await connection.stream(`SELECT * FROM ${wrapped}${orderBy}`, prepared.values);
       async function* chunks() {
         try {
-          for await (const rows of result.yieldRowsJson()) yield jsonRows(typeIds, rows);
+          const pages = result.yieldRowsJson();
+          for (;;) {
+            const next = pages.next();
+            fetching = next.catch(() => undefined);
+            const page = await next;
+            if (page.done === true) break;
+            yield jsonRows(typeIds, page.value);
+          }
         } catch (error) {
           throw failure(error);
         } finally {
@@ -894,6 +923,9 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     },
     async close() {
       closed = true;
+      // Nothing closes under a running query (see bothSettled): stop every one, and wait.
+      for (const stop of underWay.values()) stop();
+      await Promise.all(underWay.keys());
       for (const database of extractDatabases.values()) {
         database.retired = true;
         closeWhenUnused(database);
@@ -907,6 +939,24 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       }
     },
   };
+}
+
+/**
+ * Both queries' results, once both have finished. A DuckDB connection must never be closed while a
+ * query of its runs on a worker thread: the query's end then frees the connection inside its own
+ * lock, and that worker thread waits forever (and with it the process's exit). So when one fails,
+ * the other is interrupted (`stop`) and awaited before the caller closes their connections.
+ */
+async function bothSettled<A, B>(first: Promise<A>, second: Promise<B>, stop: () => void): Promise<[A, B]> {
+  const stopOnFailure = <T>(query: Promise<T>) =>
+    query.catch((error: unknown) => {
+      stop();
+      throw error;
+    });
+  const [a, b] = await Promise.allSettled([stopOnFailure(first), stopOnFailure(second)]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
 
 /**
