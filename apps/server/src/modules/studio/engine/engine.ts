@@ -749,7 +749,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     // The chunk being fetched, if any: the download's client can leave (and `close()` come) while a
     // fetch runs on a worker thread, and the connection must outlive it (see bothSettled).
     let fetching: Promise<unknown> = Promise.resolve();
-    const endWork = startWork(interrupt);
+    // The engine's close() closes a download no one has finished or closed, as its reader would.
+    const endWork = startWork(() => close());
     const close = onceOnly(() => {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', interrupt);
