@@ -14,7 +14,7 @@
 // --runs=<n> (Lighthouse runs per page, default 3), --only=<group>[,<group>] (marketing, auth,
 // settings, admin, studio), --paths=<path>[,<path>] (those pages alone, e.g. /settings/plans), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
 // --protocol=h2|http1: h2 (the default) puts nginx in front of the server terminating TLS with
-// HTTP/2, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
+// HTTP/2 and sending the build's scripts from disk, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
 // self-signed and trusted by the audit's browser alone); http1 loads them from the server itself.
 // Lighthouse simulates its slow network with the protocol it saw, so the two differ (decision 040).
 // AUDIT_REPORT_DIR=<folder> keeps every Lighthouse JSON report there, to see why a score fell.
@@ -554,10 +554,12 @@ interface PageResult {
 }
 
 const app = await startAppServer();
-const proxy = options.protocol === 'h2' ? await startTlsProxy(app.baseUrl) : undefined;
+const proxy = options.protocol === 'h2' ? await startTlsProxy(app.baseUrl, webDistDir) : undefined;
 /** Where the browser loads the pages from: nginx over TLS (HTTP/2), or the server itself (HTTP/1.1). */
 const origin = proxy?.baseUrl ?? app.baseUrl;
-const servedOver = proxy ? 'HTTP/2 (nginx terminating TLS, in front of the server)' : 'HTTP/1.1 (the server itself)';
+const servedOver = proxy
+  ? 'HTTP/2 (nginx terminating TLS and sending /assets/ from disk, in front of the server)'
+  : 'HTTP/1.1 (the server itself)';
 const chromiumArgs = proxy
   ? [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${proxy.spkiHash}`]
   : CHROMIUM_ARGS;

@@ -33,8 +33,10 @@ function nginxBinary(): string {
  * nginx on a free loopback port terminating TLS with HTTP/2, in front of `upstream` (an http://
  * origin), as a deployment serves the app: browsers speak HTTP/2 only over TLS. The certificate is
  * self-signed, made here with openssl for 127.0.0.1, and thrown away with the rest on stop().
+ * It serves `/assets/` from `staticRoot` (the web build) itself, as
+ * deploy/nginx does, so the server is not busy sending scripts while a page loads.
  */
-export async function startTlsProxy(upstream: string): Promise<TlsProxy> {
+export async function startTlsProxy(upstream: string, staticRoot: string): Promise<TlsProxy> {
   const dir = mkdtempSync(path.join(tmpdir(), 'dp-tls-proxy-'));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
@@ -72,6 +74,13 @@ error_log stderr warn;
 events { worker_connections 256; }
 http {
     access_log off;
+    # Types of the files served from disk (/assets/); the server types its own answers.
+    types {
+        application/javascript js mjs;
+        text/css css;
+        image/svg+xml svg;
+        application/json json;
+    }
     client_body_temp_path temp_body;
     proxy_temp_path temp_proxy;
     fastcgi_temp_path temp_fastcgi;
@@ -86,13 +95,23 @@ http {
         listen 127.0.0.1:${port} ssl http2;
         ssl_certificate ${cert};
         ssl_certificate_key ${key};
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Forwarded-Proto https;
+        proxy_buffering off;
         location / {
             proxy_pass http://app;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-Proto https;
-            proxy_buffering off;
+        }
+        # As deploy/nginx serves them: the hashed build output straight from disk.
+        location /assets/ {
+            root "${staticRoot}";
+            gzip_static on;
+            try_files $uri @app;
+            add_header Cache-Control "public, max-age=31536000, immutable";
+        }
+        location @app {
+            proxy_pass http://app;
         }
     }
 }
