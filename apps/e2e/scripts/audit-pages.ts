@@ -14,8 +14,9 @@
 // --runs=<n> (Lighthouse runs per page, default 3), --only=<group>[,<group>] (marketing, auth,
 // settings, admin, studio), --paths=<path>[,<path>] (those pages alone, e.g. /settings/plans), --json=<file> (default apps/e2e/audit-results/audit-pages.json),
 // --protocol=h2|http1: h2 (the default) puts nginx in front of the server terminating TLS with
-// HTTP/2 and sending the build's scripts from disk, as a deployment serves the pages (browsers speak HTTP/2 only over TLS; the certificate is
-// self-signed and trusted by the audit's browser alone); http1 loads them from the server itself.
+// HTTP/2 and sending the build's scripts from disk, as a deployment serves the pages (browsers
+// speak HTTP/2 only over TLS; the certificate is self-signed and trusted by the audit's browser
+// alone); http1 loads them from the server itself.
 // Lighthouse simulates its slow network with the protocol it saw, so the two differ (decision 040).
 // AUDIT_REPORT_DIR=<folder> keeps every Lighthouse JSON report there, to see why a score fell.
 import { execFile } from 'node:child_process';

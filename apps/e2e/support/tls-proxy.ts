@@ -33,8 +33,8 @@ function nginxBinary(): string {
  * nginx on a free loopback port terminating TLS with HTTP/2, in front of `upstream` (an http://
  * origin), as a deployment serves the app: browsers speak HTTP/2 only over TLS. The certificate is
  * self-signed, made here with openssl for 127.0.0.1, and thrown away with the rest on stop().
- * It serves `/assets/` from `staticRoot` (the web build) itself, as
- * deploy/nginx does, so the server is not busy sending scripts while a page loads.
+ * It serves `/assets/` from `staticRoot` (the web build) itself, as deploy/nginx does, so the
+ * server is not busy sending scripts while a page loads.
  */
 export async function startTlsProxy(upstream: string, staticRoot: string): Promise<TlsProxy> {
   const dir = mkdtempSync(path.join(tmpdir(), 'dp-tls-proxy-'));
