@@ -53,6 +53,7 @@ test('a sent message shows the thanks, resets the form, and the snackbar hides a
   const sending = page.getByRole('button', { name: 'Sending...' });
   await expect(sending).toBeVisible();
   await expect(sending).toBeDisabled();
+  await expect(sending.getByRole('progressbar')).toBeVisible();
   const answer = page.waitForResponse('**/api/v1/contact/');
   release();
   expect((await answer).status()).toBe(201);

@@ -163,6 +163,9 @@ test('the contact page never loads the signed-in areas or the auth screens', asy
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
   await page.goto('/contact', { waitUntil: 'networkidle' });
+  // The app comes with the person's first interaction (decision 058).
+  await page.getByLabel('Name').focus();
+  await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
   expect(scripts.length).toBeGreaterThan(0);
   for (const chunk of ['settings', 'admin', 'login', 'signup', 'query-client']) {
     expect(

@@ -7,7 +7,7 @@ import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from '../sup
 // A marketing page with nothing for React to do ships no app script at all; its menus, drawer and theme
 // toggle are the platform's (decision 053). Elsewhere the app hydrates the page; until it runs, nothing a
 // visitor does is lost or leaks: a form sent early is not sent by the browser (its fields would land in
-// the address).
+// the address) but by the app once it runs, and a field left early is checked then.
 
 /** Holds the app's client entry until the returned function is called, as on a slow network. */
 async function holdApp(page: Page): Promise<() => void> {
@@ -135,31 +135,53 @@ test('the theme toggle switches both ways and remembers the choice', async ({ pa
   expect(await page.evaluate(() => localStorage.getItem('mui-mode'))).toBe('light');
 });
 
-test("what is typed before the app arrives stays, a send that early is not the browser's, and the app sends once", async ({
+// /contact runs the app on the person's first interaction (decision 058): until then it loads no
+// script, and what the person does meanwhile is kept.
+test('/contact loads no script until a person acts, keeps what was typed, and makes an early send again', async ({
   page,
 }) => {
   const releaseApp = await holdApp(page);
+  const scripts: string[] = [];
   const sends: string[] = [];
   page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
     if (request.url().endsWith('/api/v1/contact/')) sends.push(request.method());
   });
 
-  await page.goto('/contact');
+  await page.goto('/contact', { waitUntil: 'networkidle' });
+  await expect(page.getByRole('heading', { name: 'Contact Us' })).toBeVisible();
+  expect(scripts).toEqual([]);
+
   await page.getByLabel('Name').fill('Casey Early');
   await page.getByLabel('Email').fill(uniqueEmail('early'));
   await page.getByRole('button', { name: 'Send Message' }).click();
   // Not sent natively: the page and its address stay as they were.
   await expect(page).toHaveURL(/\/contact$/);
+  expect(scripts).not.toEqual([]);
   releaseApp();
   await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
 
-  // What was typed is still there for the app.
+  // The early send, made again by the app: the fields still empty are named, the first one focused.
+  const subject = page.getByLabel('Subject');
+  await expect(subject).toHaveAccessibleDescription('Subject must be at least 5 characters');
+  await expect(subject).toBeFocused();
   await expect(page.getByLabel('Name')).toHaveValue('Casey Early');
-  await page.getByLabel('Subject').fill('Typed before the app');
+  await subject.fill('Typed before the app');
   await page.getByLabel('Message').fill('This message was started before the app had loaded.');
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page.getByText("Thank you for your message. We'll get back to you soon!")).toBeVisible();
   expect(sends).toEqual(['POST']);
+});
+
+test('/contact checks a field left before the app ran once the app runs', async ({ page }) => {
+  const releaseApp = await holdApp(page);
+  await page.goto('/contact', { waitUntil: 'networkidle' });
+  const email = page.getByLabel('Email');
+  await email.fill('casey@');
+  await email.blur();
+  releaseApp();
+  await expect(email).toHaveAccessibleDescription('Invalid email address');
+  await expect(email).toHaveValue('casey@');
 });
 
 test('on a marketing page a signed-in visitor can reach Studio and log out', async ({ page, user: _user }) => {
@@ -202,7 +224,7 @@ test.describe('auth screens', () => {
     expect(await classRules()).toEqual([]);
   });
 
-  test('a password typed and sent before the app arrives never reaches the address; the app signs in once', async ({
+  test('a password typed and sent before the app arrives never reaches the address; the app sends it once', async ({
     page,
     createAccount,
   }) => {
@@ -218,11 +240,10 @@ test.describe('auth screens', () => {
     await page.locator('input[autocomplete="current-password"]').fill(account.password);
     await page.getByRole('button', { name: 'Log In' }).click();
     await expect(page).toHaveURL(/\/login$/);
+    expect(sends).toEqual([]);
     releaseApp();
-    await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
 
-    await expect(page.locator('input[autocomplete="current-password"]')).toHaveValue(account.password);
-    await page.getByRole('button', { name: 'Log In' }).click();
+    // The press made before the app ran is made again by the app: one sign-in, no second press.
     await expect(page).toHaveURL(/\/studio$/);
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
     expect(sends).toEqual(['POST']);

@@ -1,12 +1,13 @@
 // The last step of `react-router build` (its `buildEnd`, react-router.config.ts): moves the client
 // build into BUILD_OUT_DIR (the folder scripts/build.mjs renames into place), lists the hashes of
-// the inline scripts the pages carry for the server's Content-Security-Policy, writes sitemap.xml
-// and robots.txt from the route table, and compressed copies of the text files.
+// the inline scripts the pages carry for the server's Content-Security-Policy, holds the app's
+// scripts of the pages that run it on the first interaction, writes sitemap.xml and robots.txt from
+// the route table, and compressed copies of the text files.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { MARKETING_PATHS } from '../src/config/route-table.js';
+import { MARKETING_PATHS, ON_INTERACTION_PATHS } from '../src/config/route-table.js';
 
 /** Where the server finds the hashes (apps/server/src/plugins/static.ts reads the same name). */
 const INLINE_SCRIPT_HASHES_FILE = 'csp-script-hashes.json';
@@ -27,6 +28,27 @@ async function inlineScriptHashes(pages: string[]): Promise<string[]> {
     }
   }
   return [...hashes].sort();
+}
+
+const MODULE_PRELOAD = /<link rel="modulepreload" href="[^"]+"\/>/g;
+const MODULE_SCRIPT = /<script type="module" async="">[\s\S]*?<\/script>/g;
+
+/**
+ * A page that runs the app on the person's first interaction (decision 058): React Router's module
+ * script (which imports the route modules and starts the app) and its preload links go into a
+ * <template>, where the browser neither fetches nor runs them; platform-ui.js puts them back in the
+ * template's place then. React Router's inline context and data scripts stay: they fetch nothing.
+ */
+export function holdAppScripts(html: string, page: string): string {
+  const preloads = html.match(MODULE_PRELOAD) ?? [];
+  const scripts = html.match(MODULE_SCRIPT) ?? [];
+  // React Router's markup changed: better a failed build than a page that runs the app at load.
+  if (preloads.length === 0 || scripts.length !== 1) {
+    throw new Error(`finish-build: ${page}: expected React Router's preload links and one module script`);
+  }
+  return html
+    .replace(MODULE_PRELOAD, '')
+    .replace(MODULE_SCRIPT, () => `<template data-app-scripts="">${preloads.join('')}${scripts[0]}</template>`);
 }
 
 /**
@@ -57,6 +79,10 @@ export async function finishBuild({ buildDirectory, outDir }: { buildDirectory: 
 
   const pages = (await filesUnder(outDir)).filter((file) => file.endsWith('.html'));
   if (!pages.includes(path.join(outDir, 'index.html'))) throw new Error('finish-build: no SPA fallback index.html');
+  for (const page of ON_INTERACTION_PATHS) {
+    const file = path.join(outDir, page, 'index.html');
+    await writeFile(file, holdAppScripts(await readFile(file, 'utf8'), page));
+  }
   await writeFile(path.join(outDir, INLINE_SCRIPT_HASHES_FILE), `${JSON.stringify(await inlineScriptHashes(pages))}\n`);
 
   const urls = MARKETING_PATHS.map((page) => `  <url><loc>${siteUrl}${page}</loc></url>`).join('\n');

@@ -54,7 +54,9 @@ export function meta({ location }: MetaArgs): MetaDescriptor[] {
  * delay that paint; the server allows it by its CSP hash, like React Router's own inline scripts):
  * it puts the colour scheme's class on <html>, so `suppressHydrationWarning` there. The platform-UI
  * script serves the top bar's menus and drawer on every page. A marketing page with nothing for React
- * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 053).
+ * to do (`hydrate: false` in the route table) leaves out the app's scripts altogether (decision 053);
+ * one that runs the app on the person's first interaction has them held by the build for then
+ * (build/finish-build.ts, decision 058).
  */
 export function Layout({ children }: { children: ReactNode }) {
   const runsApp = pageRunsApp(useMatches().at(-1)?.id);

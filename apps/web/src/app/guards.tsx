@@ -1,6 +1,6 @@
-import { Suspense } from 'react';
-import { Navigate, Outlet, redirect } from 'react-router';
+import { Navigate, redirect } from 'react-router';
 import { paths } from '../config/paths.js';
+import { PageOutlet } from './layout/page-outlet.js';
 import { getStoredUser, isLoggedIn } from '../lib/session.js';
 import { useSignedIn } from '../lib/use-signed-in.js';
 
@@ -11,11 +11,7 @@ import { useSignedIn } from '../lib/use-signed-in.js';
 export function RedirectIfAuthenticated() {
   const signedIn = useSignedIn();
   if (signedIn) return <Navigate to={paths.home} replace />;
-  return (
-    <Suspense fallback={null}>
-      <Outlet />
-    </Suspense>
-  );
+  return <PageOutlet />;
 }
 
 /**

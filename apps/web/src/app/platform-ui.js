@@ -161,4 +161,20 @@
       }
     }
   });
+
+  // A page that runs the app on the person's first interaction (decision 058) holds the app's
+  // scripts in a <template> (build/finish-build.ts): the first sign of a person puts them in its
+  // place, and the app loads and takes the page over.
+  var firstSigns = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'focusin'];
+  function startApp() {
+    var held = document.querySelector('template[data-app-scripts]');
+    if (!held) return;
+    firstSigns.forEach(function (type) {
+      document.removeEventListener(type, startApp, true);
+    });
+    held.replaceWith(document.importNode(held.content, true));
+  }
+  firstSigns.forEach(function (type) {
+    document.addEventListener(type, startApp, { capture: true, passive: true });
+  });
 })();

@@ -19,13 +19,53 @@
   }
   // A form sent before the app has taken the page over would be sent by the browser, its fields in
   // the address (a password in a log): until the app marks <html> as running, a send does nothing.
+  // What a person did meanwhile is done again once the page is the app's (running, and the page's
+  // own part hydrated: app/layout/page-outlet.tsx): each field left (the app checks a field as it is
+  // left), then the last send asked for. Typing needs nothing: it stays in the fields.
+  var html = document.documentElement;
+  var heldSend = null;
+  var fieldsLeft = [];
+  var pageHydrated = false;
+  function appRunning() {
+    return html.hasAttribute('data-app-running');
+  }
   document.addEventListener(
     'submit',
     function (event) {
-      if (!document.documentElement.hasAttribute('data-app-running')) event.preventDefault();
+      if (appRunning()) return;
+      event.preventDefault();
+      heldSend = { form: event.target, submitter: event.submitter };
     },
     true,
   );
+  document.addEventListener(
+    'focusout',
+    function (event) {
+      var field = event.target;
+      if (appRunning() || !/^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName)) return;
+      if (fieldsLeft.indexOf(field) < 0) fieldsLeft.push(field);
+    },
+    true,
+  );
+  function doAgain() {
+    if (!pageHydrated || !appRunning()) return;
+    fieldsLeft.forEach(function (field) {
+      if (field.isConnected && field !== document.activeElement) {
+        field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+      }
+    });
+    fieldsLeft = [];
+    var send = heldSend;
+    heldSend = null;
+    if (send && send.form.isConnected) {
+      send.form.requestSubmit(send.submitter && send.submitter.form === send.form ? send.submitter : null);
+    }
+  }
+  document.addEventListener('app:page-hydrated', function () {
+    pageHydrated = true;
+    doAgain();
+  });
+  new MutationObserver(doAgain).observe(html, { attributes: true, attributeFilter: ['data-app-running'] });
   // A signed-in tab's frame: on a narrow screen its tab strip scrolls sideways and
   // the current tab can lie past the edge. Brought into view as MUI's Tabs do it once the app runs,
   // but before a paint shows it elsewhere: animation frame callbacks run right before a paint, and

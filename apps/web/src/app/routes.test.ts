@@ -1,7 +1,15 @@
 import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AREA_ROOTS, AREAS, PAGE_PATHS, PAGES, pageRunsApp } from '../config/route-table.js';
+import {
+  AREA_ROOTS,
+  AREAS,
+  ON_INTERACTION_PATHS,
+  PAGE_PATHS,
+  PAGES,
+  pageRunsApp,
+  PRERENDERED_PATHS,
+} from '../config/route-table.js';
 import { clearSession, setAccessToken, setStoredUser } from '../lib/session.js';
 import routes from '../routes.js';
 
@@ -89,6 +97,13 @@ describe('the route config', () => {
       '/transparency-pipeline',
     ]);
     for (const page of staticPages) expect(page.kind).toBe('marketing');
+  });
+
+  // A page that runs the app on the first interaction must arrive as HTML (decision 058): there is
+  // nothing else to see or fill in until then.
+  it('runs the app on the first interaction only on a prerendered page', () => {
+    expect(ON_INTERACTION_PATHS).toEqual(['/contact']);
+    for (const path of ON_INTERACTION_PATHS) expect(PRERENDERED_PATHS).toContain(path);
   });
 
   // The guard is each tab's loader (decision 057): deny by default, so a tab without one is a defect.

@@ -31,10 +31,15 @@ export interface PageEntry {
   /** The page's route module, relative to src/ (React Router's `appDirectory`). */
   readonly module: string;
   /**
-   * `false`: a marketing page that needs no React once rendered ships its HTML without the app's
-   * scripts (decision 053); the top bar's menus, drawer and theme toggle work from the platform.
+   * When the page's HTML is taken over by the app (the default: at once, as the page loads):
+   * - `false`: never. A marketing page that needs no React once rendered ships its HTML without the
+   *   app's scripts (decision 053); the top bar's menus, drawer and theme toggle work from the platform.
+   * - `'on-interaction'`: when the person first moves the pointer, touches, types or focuses something
+   *   (decision 058). Until then the page is the platform's, as a static one; its scripts wait, unfetched,
+   *   in a <template>. What a person does in the meantime is kept: typing is the browser's, and a send
+   *   or a field left is made again once the app runs (app/pre-paint.js).
    */
-  readonly hydrate?: false;
+  readonly hydrate?: false | 'on-interaction';
   /**
    * `true`: a signed-in page whose frame (the layout and its pending state) is rendered at build time,
    * like an area's tabs, so it paints before the app's scripts have run and they load in parallel.
@@ -180,6 +185,7 @@ export const PAGES = [
     module: 'routes/contact.tsx',
     path: '/contact',
     kind: 'marketing',
+    hydrate: 'on-interaction',
     title: `Contact Us | ${SITE_NAME}`,
     description: 'Send us a message about Studio, data engineering, high-scale BI or price-transparency pipelines.',
   },
@@ -273,6 +279,11 @@ const STATIC_PAGE_IDS: ReadonlySet<string> = new Set(
 export function pageRunsApp(leafRouteId: string | undefined): boolean {
   return leafRouteId === undefined || !STATIC_PAGE_IDS.has(leafRouteId);
 }
+
+/** The pages whose app runs on the person's first interaction (their scripts held by build/finish-build.ts). */
+export const ON_INTERACTION_PATHS: readonly string[] = PAGES.filter(
+  (page) => 'hydrate' in page && page.hydrate === 'on-interaction',
+).map((page) => page.path);
 
 /** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */
 export const AUTH_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'auth').map((page) => page.path);

@@ -5,12 +5,13 @@ import IconButton from '@mui/material/IconButton';
 import type { CSSObject } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { Logo } from '../../components/logo.js';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { useSignedIn } from '../../lib/use-signed-in.js';
 import { NAV_DRAWER_ID, NavDrawer } from './nav-drawer.js';
 import { NavMenu } from './nav-menu.js';
+import { PageOutlet } from './page-outlet.js';
 import { activeSection, NAV_SECTIONS } from './navigation.js';
 import { SiteFooter } from './site-footer.js';
 import { ThemeToggle } from './theme-toggle.js';
@@ -131,9 +132,7 @@ export function AppLayout() {
           [`&:has([${FOOTER_BELOW_FOLD}])`]: screenBelow(theme.mixins.toolbar, TOP_BAR_BORDER_PX),
         })}
       >
-        <Suspense fallback={null}>
-          <Outlet />
-        </Suspense>
+        <PageOutlet />
       </Box>
       <SiteFooter />
     </Box>
