@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, MARKETING_PAGES, test } from '../support/fixtures.js';
 
 /** Every screen the other specs walk, with what shows it is ready. */
@@ -62,3 +63,37 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+/** The ring keyboard focus draws on an element: its outline, the platform's `:focus-visible` one. */
+function focusRing(page: Page) {
+  return page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement;
+    const style = getComputedStyle(focused);
+    return {
+      name: focused.getAttribute('aria-label') ?? focused.textContent?.trim(),
+      // `auto` is the browser's own ring (links); our buttons draw a solid 2 px one.
+      ringShown: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0,
+    };
+  });
+}
+
+test('every control the keyboard reaches in the top bar shows where focus is, before any script runs', async ({
+  page,
+}) => {
+  // A marketing page runs no app script, so MUI's focus ripple cannot mark keyboard focus there.
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    await page.keyboard.press('Tab'); // the skip link
+    const reached: string[] = [];
+    for (let step = 0; step < 6; step++) {
+      await page.keyboard.press('Tab');
+      const { name, ringShown } = await focusRing(page);
+      reached.push(`${name}`);
+      expect(ringShown, `focus ring on "${name}" at ${width} px`).toBe(true);
+      if (name === 'account menu') break;
+    }
+    expect(reached).toContain(width === 390 ? 'open navigation menu' : 'Platform');
+    expect(reached).toContain('toggle light and dark theme');
+  }
+});

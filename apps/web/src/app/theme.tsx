@@ -107,5 +107,19 @@ function createAppTheme(): Theme {
       button: { textTransform: 'none', fontWeight: 600 },
     },
     shape: { borderRadius: 10 },
+    components: {
+      // MUI shows keyboard focus on a button from script (its focus-visible ripple). The marketing
+      // pages run none, so the browser's own `:focus-visible` draws the ring, the same one on every
+      // page. Inside a menu, list or tab strip the ring sits within the item, where the menu's edge
+      // cannot clip it.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: ({ theme }) => ({
+            '&:focus-visible': { outline: `2px solid ${theme.vars.palette.primary.main}`, outlineOffset: 2 },
+            '.MuiList-root &:focus-visible, .MuiTabs-root &:focus-visible': { outlineOffset: -2 },
+          }),
+        },
+      },
+    },
   });
 }
