@@ -1,7 +1,7 @@
-import MenuItem from '@mui/material/MenuItem';
-import MenuList from '@mui/material/MenuList';
+import List from '@mui/material/List';
+import ListItemButton, { type ListItemButtonProps } from '@mui/material/ListItemButton';
 import Paper from '@mui/material/Paper';
-import type { SxProps, Theme } from '@mui/material/styles';
+import type { CSSObject } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 
@@ -13,19 +13,23 @@ export interface PopupMenuEntry {
 }
 
 /** CSS for an entry that depends on the session: the attribute is kept by app/platform-ui.js. */
-function sessionDisplay(signedIn: boolean | undefined): SxProps<Theme> | undefined {
-  if (signedIn === undefined) return undefined;
+function sessionDisplay(signedIn: boolean | undefined): CSSObject {
+  if (signedIn === undefined) return {};
   const hiddenWhen = signedIn ? 'html:not([data-signed-in]) &' : 'html[data-signed-in] &';
   return { [hiddenWhen]: { display: 'none' } };
 }
 
 /**
  * A top-bar menu: a `popover` opened by the button whose `popoverTarget` is `id` (decision 053).
- * The browser opens and light-dismisses it and gives focus back; MUI's MenuList moves focus between
- * the items where the app runs, app/platform-ui.js where it does not. It is placed below its button
- * by CSS anchor positioning, and works before and without React, so the marketing pages ship no
- * script for it. `children` are MUI MenuItems: links (`PopupMenuLinks`) or buttons that call
+ * The browser opens and light-dismisses it and gives focus back; app/platform-ui.js moves focus
+ * between the items on every page, with or without the app. It is placed below its button by CSS
+ * anchor positioning, and works before and without React, so the marketing pages ship no script for
+ * it. `children` are `PopupMenuItem`s: links (`PopupMenuLinks`) or buttons that call
  * `closePopupMenu` when chosen.
+ *
+ * A list of list buttons rather than MUI's MenuList: MenuList's items register with it from layout
+ * effects, so each menu in the top bar rendered once more, synchronously, as the page hydrated (one
+ * long task on every page where the app runs), for keys that platform-ui.js handles already.
  */
 export function PopupMenu({ id, children }: { id: string; children: ReactNode }) {
   return (
@@ -49,17 +53,37 @@ export function PopupMenu({ id, children }: { id: string; children: ReactNode })
     >
       {/* No aria-labelledby: the menu is in the page while closed, and a label would make "Company"
           name it as well as the contact form's Company field (getByLabel would find both). */}
-      <MenuList>{children}</MenuList>
+      <List component="div" role="menu">
+        {children}
+      </List>
     </Paper>
   );
+}
+
+/** A menu item's look: MUI's MenuItem's spacing and type. */
+const MENU_ITEM_SX = { typography: 'body1', py: 0.75, minHeight: { xs: 48, sm: 'auto' } } as const;
+
+/**
+ * One item of a `PopupMenu`: out of the Tab order (focus moves by arrow keys), `menuitem` unless a
+ * `role` is given (`menuitemradio`).
+ */
+export function PopupMenuItem({ role = 'menuitem', ...props }: Omit<ListItemButtonProps, 'sx' | 'tabIndex'>) {
+  return <ListItemButton role={role} tabIndex={-1} sx={MENU_ITEM_SX} {...props} />;
 }
 
 /** A menu's entries as links (a followed link closes the menu: app/platform-ui.js). */
 export function PopupMenuLinks({ entries }: { entries: readonly PopupMenuEntry[] }) {
   return entries.map((entry) => (
-    <MenuItem key={entry.label} component={RouterLink} to={entry.to} sx={sessionDisplay(entry.signedIn)}>
+    <ListItemButton
+      key={entry.label}
+      component={RouterLink}
+      to={entry.to}
+      role="menuitem"
+      tabIndex={-1}
+      sx={{ ...MENU_ITEM_SX, ...sessionDisplay(entry.signedIn) }}
+    >
       {entry.label}
-    </MenuItem>
+    </ListItemButton>
   ));
 }
 

@@ -6,10 +6,9 @@ import Button, { buttonClasses } from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { closePopupMenu, PopupMenu, popupMenuButtonProps } from '../../../components/popup-menu.js';
+import { closePopupMenu, PopupMenu, popupMenuButtonProps, PopupMenuItem } from '../../../components/popup-menu.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { getSelectedTenantId, setSelectedTenantId } from '../../../lib/session.js';
 import { myTenantsKeys, myTenantsQueryOptions } from '../../../lib/my-tenants.js';
@@ -75,7 +74,7 @@ function TenantMenu() {
         <TenantName label={label} />
       </Button>
       <PopupMenu id={MENU_ID}>
-        <MenuItem
+        <PopupMenuItem
           role="menuitemradio"
           aria-checked={selected === undefined}
           selected={selected === undefined}
@@ -83,10 +82,10 @@ function TenantMenu() {
         >
           <SelectedMark shown={selected === undefined} />
           <ListItemText>{NO_TENANT}</ListItemText>
-        </MenuItem>
+        </PopupMenuItem>
         <Divider />
         {list.map((tenant) => (
-          <MenuItem
+          <PopupMenuItem
             key={tenant.id}
             role="menuitemradio"
             aria-checked={tenant.id === selected?.id}
@@ -95,7 +94,7 @@ function TenantMenu() {
           >
             <SelectedMark shown={tenant.id === selected?.id} />
             <ListItemText>{tenant.name}</ListItemText>
-          </MenuItem>
+          </PopupMenuItem>
         ))}
       </PopupMenu>
     </>
