@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { Suspense, useId, type ReactNode } from 'react';
+import { memo, Suspense, useId, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigation, useResolvedPath } from 'react-router';
 import { tabSegment } from '../config/paths.js';
 import { FOOTER_BELOW_FOLD } from '../lib/footer-below-fold.js';
@@ -41,8 +41,11 @@ export interface RoutedTabsProps {
  * changes when the tab's guard has run. The area's own path, an unknown segment and a tab this visitor
  * does not have go (replacing history) to the first tab. While the router loads another tab's code, that tab
  * is already selected and its panel shows a loading line. The tab strip scrolls on a narrow screen.
+ *
+ * Memoised: the area above re-renders as the page hydrates and as the account arrives, and those
+ * renders are synchronous (store updates); with the same `tabs`, MUI's tab strip is not rendered again.
  */
-export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
+export const RoutedTabs = memo(function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
   const idPrefix = useId();
   const base = useResolvedPath('.').pathname.replace(/\/+$/, '');
   const { pathname } = useLocation();
@@ -94,4 +97,4 @@ export function RoutedTabs({ 'aria-label': ariaLabel, tabs }: RoutedTabsProps) {
       </Box>
     </>
   );
-}
+});
