@@ -483,7 +483,12 @@ async function uploadCsv(
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
-    let answered: { status: number; body: string } | undefined;
+    // What has arrived of the answer: a reset right after an early answer (413, 422, …) must not
+    // lose it, whether its body has all been read or not.
+    let status: number | undefined;
+    const chunks: Buffer[] = [];
+    const received = (code: number) => ({ status: code, body: Buffer.concat(chunks).toString('utf8') });
+    const answerOr = (error: Error) => (status === undefined ? error : received(status));
     const request = http.request(
       `${base}/api/v1/studio/extracts?name=bench_upload`,
       {
@@ -491,19 +496,19 @@ async function uploadCsv(
         headers: { ...bearer, ...inTenant, 'content-type': 'text/csv', 'content-length': String(length) },
       },
       (response) => {
-        const chunks: Buffer[] = [];
+        const code = response.statusCode ?? 0;
+        status = code;
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
-          answered = { status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') };
-          settle(answered);
-          // An early answer (413, 422, …) ends the upload.
+          settle(received(code));
+          // An early answer ends the upload.
           request.destroy();
         });
-        response.on('error', (error) => settle(answered ?? error));
+        response.on('error', (error) => settle(answerOr(error)));
       },
     );
     // A server that answers before reading the whole body may reset the connection under the writes.
-    request.on('error', (error) => settle(answered ?? error));
+    request.on('error', (error) => settle(answerOr(error)));
     let i = 0;
     request.write(header);
     const write = () => {

@@ -32,6 +32,7 @@ import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
+import { bodyDeadlinePlugin } from './plugins/body-deadline.js';
 import { drainingPlugin } from './plugins/draining.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
@@ -70,6 +71,7 @@ const zodCompilers = {
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics({ enabled: config.metricsToken !== undefined });
+  const serverRequestTimeoutMs = Math.max(config.requestTimeoutMs, config.studio.extractUploadTimeoutMs);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -83,12 +85,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     trustProxy: config.trustProxy,
     // Routes that take more declare their own (lib/body-limits.ts); bigger bodies get a 413.
     bodyLimit: BODY_LIMITS.default,
-    // A body trickled in byte by byte must not hold a connection for ever. Node reads these deadlines
-    // when the server is created (setting them afterwards has no effect) and checks them every
-    // `connectionsCheckingInterval`, which is kept well under them.
-    requestTimeout: config.requestTimeoutMs,
+    // Headers trickled in byte by byte must not hold a connection for ever, nor a body: Node's
+    // deadline for the whole request is one per server, so it is the longest route's (an extract
+    // upload) and the body-deadline plugin holds every other body to REQUEST_TIMEOUT_SECONDS. Node
+    // reads these when the server is created (setting them afterwards has no effect) and checks them
+    // every `connectionsCheckingInterval`, which is kept well under them.
+    requestTimeout: serverRequestTimeoutMs,
     http: {
-      requestTimeout: config.requestTimeoutMs,
+      requestTimeout: serverRequestTimeoutMs,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
     },
@@ -139,6 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(drainingPlugin);
+  await app.register(bodyDeadlinePlugin, { defaultMs: config.requestTimeoutMs });
   await app.register(securityHeadersPlugin, {
     servedOverHttps: config.frontendHost.startsWith('https://'),
     inlineScriptHashes: readInlineScriptHashes(config.webDistDir),
@@ -196,7 +201,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
-      await api.register(extractsRoutes, { extracts: services.extracts });
+      await api.register(extractsRoutes, {
+        extracts: services.extracts,
+        uploadTimeoutMs: config.studio.extractUploadTimeoutMs,
+      });
     },
     { prefix: API_PREFIX },
   );

@@ -132,6 +132,7 @@ const EnvSchema = z.object({
   STUDIO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
   STUDIO_EXPORT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(120),
   STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3_600).default(300),
+  STUDIO_EXTRACT_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1_800),
   STUDIO_DUCKDB_MEMORY_LIMIT: z
     .string()
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'must be a size such as 512MB')
@@ -203,7 +204,10 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Bearer token `GET /metrics` requires; unset: there is no /metrics route (decision 050). */
   metricsToken: string | undefined;
-  /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
+  /**
+   * A request whose headers have not arrived by then, or whose body has not arrived that long after
+   * them, is answered 408 and closed (an extract upload's body has `studio.extractUploadTimeoutMs`).
+   */
   requestTimeoutMs: number;
   /** What SIGTERM/SIGINT do (src/shutdown.ts, docs/decisions/051-graceful-shutdown-and-fleet.md). */
   shutdown: {
@@ -296,6 +300,11 @@ export interface StudioConfig {
    * the engine and answered `extract_timeout`; nothing of the upload is kept.
    */
   extractConvertTimeoutMs: number;
+  /**
+   * How long an upload's body may take to arrive (its headers have REQUEST_TIMEOUT_SECONDS like any
+   * request's); one still arriving then is answered 408 `request_timeout`.
+   */
+  extractUploadTimeoutMs: number;
 }
 
 export interface RedisConfig {
@@ -491,6 +500,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       duckdbThreads: env.STUDIO_DUCKDB_THREADS,
       extractMaxBytes: env.STUDIO_EXTRACT_MAX_BYTES,
       extractConvertTimeoutMs: Math.round(env.STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS * 1000),
+      extractUploadTimeoutMs: env.STUDIO_EXTRACT_UPLOAD_TIMEOUT_SECONDS * 1000,
     },
     billing: {
       provider: env.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe',

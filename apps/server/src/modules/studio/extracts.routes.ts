@@ -32,8 +32,12 @@ function scopeOf(request: FastifyRequest): StudioScope {
  * caller belongs to it): upload a CSV or Parquet file as a table of its `extract` source, list,
  * delete. Uploading and deleting need `sources:write`.
  */
-export const extractsRoutes: FastifyPluginAsyncZod<{ extracts: ExtractsService }> = async (app, options) => {
-  const { extracts } = options;
+export const extractsRoutes: FastifyPluginAsyncZod<{
+  extracts: ExtractsService;
+  /** How long an upload's body may take to arrive (STUDIO_EXTRACT_UPLOAD_TIMEOUT_SECONDS). */
+  uploadTimeoutMs: number;
+}> = async (app, options) => {
+  const { extracts, uploadTimeoutMs } = options;
   const tags = ['studio'];
   const write = { access: { permission: PERMISSIONS.sourcesWrite } } as const;
 
@@ -61,7 +65,7 @@ export const extractsRoutes: FastifyPluginAsyncZod<{ extracts: ExtractsService }
   app.post(
     '/studio/extracts',
     {
-      config: write,
+      config: { ...write, bodyTimeoutMs: uploadTimeoutMs },
       schema: {
         operationId: 'studio_extracts_upload',
         tags,
