@@ -97,3 +97,31 @@ test('every control the keyboard reaches in the top bar shows where focus is, be
     expect(reached).toContain('toggle light and dark theme');
   }
 });
+
+test('a press shows on the control by CSS alike where the app runs and where it does not', async ({ page }) => {
+  /** The press tint of `name`'s button while the pointer is held on it, and whether a ripple was drawn. */
+  async function pressed(name: string) {
+    const button = page.getByRole('button', { name, exact: true }).first();
+    const box = await button.boundingBox();
+    if (!box) throw new Error(`${name} is not on screen`);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    const seen = await button.evaluate((element) => ({
+      tint: getComputedStyle(element).backgroundImage,
+      // MUI's ripple is a child span it adds under the pointer.
+      rippleChildren: element.querySelectorAll('[class*="Ripple"]').length,
+    }));
+    await page.mouse.up();
+    return seen;
+  }
+  // /about-us runs no app script; /login runs the app.
+  await page.goto('/about-us');
+  const onStaticPage = await pressed('toggle light and dark theme');
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('data-app-running', '');
+  const inApp = await pressed('toggle password visibility');
+  for (const seen of [onStaticPage, inApp]) {
+    expect(seen.tint).toContain('gradient');
+    expect(seen.rippleChildren).toBe(0);
+  }
+});

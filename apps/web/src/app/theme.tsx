@@ -108,15 +108,21 @@ function createAppTheme(): Theme {
     },
     shape: { borderRadius: 10 },
     components: {
-      // MUI shows keyboard focus on a button from script (its focus-visible ripple). The marketing
-      // pages run none, so the browser's own `:focus-visible` draws the ring, the same one on every
-      // page. Inside a menu, list or tab strip the ring sits within the item, where the menu's edge
-      // cannot clip it.
+      // Focus and presses are shown by CSS, the same on every page: the marketing pages run no
+      // script, so MUI's ripple (which also draws its keyboard focus) never showed there, and where
+      // the app runs, the ripple's render on each press was about half of what a press cost (docs/
+      // decisions/059-presses-without-the-ripple.md). The browser's `:focus-visible` draws the ring;
+      // inside a menu, list or tab strip it sits within the item, where the menu's edge cannot clip
+      // it. A press tints the control with its own text colour.
       MuiButtonBase: {
+        defaultProps: { disableRipple: true },
         styleOverrides: {
           root: ({ theme }) => ({
             '&:focus-visible': { outline: `2px solid ${theme.vars.palette.primary.main}`, outlineOffset: 2 },
             '.MuiList-root &:focus-visible, .MuiTabs-root &:focus-visible': { outlineOffset: -2 },
+            '&:active:not(:disabled, [aria-disabled="true"])': {
+              backgroundImage: 'linear-gradient(color-mix(in srgb, currentColor 14%, transparent) 0 0)',
+            },
           }),
         },
       },

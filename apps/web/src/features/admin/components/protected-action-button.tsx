@@ -17,7 +17,6 @@ export function ProtectedActionButton({ label, reason, icon }: { label: string; 
           aria-describedby={reasonId}
           onClick={(event) => event.preventDefault()}
           sx={{ color: 'action.disabled', cursor: 'not-allowed' }}
-          disableRipple
         >
           {icon}
         </IconButton>
