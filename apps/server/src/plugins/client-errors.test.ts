@@ -1,32 +1,7 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-
-interface RawAnswer {
-  status: number;
-  headers: string;
-  body: unknown;
-}
-
-/** Writes `request` as it is on a socket (inject cannot send what Node's parser refuses). */
-function rawRequest(port: number, request: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.setTimeout(10_000, () => reject(new Error('no answer in time')));
-    socket.on('data', (data) => (received += data.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      const [head = '', body = ''] = received.split('\r\n\r\n');
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
-        headers: head.toLowerCase(),
-        body: body ? JSON.parse(body) : undefined,
-      });
-    });
-    socket.write(request);
-  });
-}
+import { rawRequest } from '../../test/raw-http.js';
 
 describe('errors raised before routing', () => {
   let ctx: TestContext;
@@ -44,7 +19,7 @@ describe('errors raised before routing', () => {
       `GET /api/v1/users/me HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
     );
     expect(answer.status).toBe(431);
-    expect(answer.headers).toContain('content-type: application/json');
+    expect(answer.head).toContain('content-type: application/json');
     expect(answer.body).toEqual({ detail: 'Request headers are too large', code: 'headers_too_large' });
   });
 
