@@ -8,8 +8,7 @@ import { Link as RouterLink } from 'react-router';
 export interface PopupMenuEntry {
   label: string;
   to: string;
-  /** Shown only while someone is signed in (`true`) or only while nobody is (`false`). */
-  signedIn?: boolean;
+  signedIn?: PopupMenuItemProps['signedIn'];
 }
 
 /** CSS for an entry that depends on the session: the attribute is kept by app/platform-ui.js. */
@@ -63,27 +62,32 @@ export function PopupMenu({ id, children }: { id: string; children: ReactNode })
 /** A menu item's look: MUI's MenuItem's spacing and type. */
 const MENU_ITEM_SX = { typography: 'body1', py: 0.75, minHeight: { xs: 48, sm: 'auto' } } as const;
 
+type PopupMenuItemProps = Omit<ListItemButtonProps, 'sx' | 'tabIndex'> & {
+  /** A link to this path (a followed link closes the menu: app/platform-ui.js); else a button. */
+  to?: string;
+  /** Shown only while someone is signed in (`true`) or only while nobody is (`false`). */
+  signedIn?: boolean;
+};
+
 /**
  * One item of a `PopupMenu`: out of the Tab order (focus moves by arrow keys), `menuitem` unless a
  * `role` is given (`menuitemradio`).
  */
-export function PopupMenuItem({ role = 'menuitem', ...props }: Omit<ListItemButtonProps, 'sx' | 'tabIndex'>) {
-  return <ListItemButton role={role} tabIndex={-1} sx={MENU_ITEM_SX} {...props} />;
+export function PopupMenuItem({ role = 'menuitem', to, signedIn, ...props }: PopupMenuItemProps) {
+  const sx = { ...MENU_ITEM_SX, ...sessionDisplay(signedIn) };
+  return to === undefined ? (
+    <ListItemButton role={role} tabIndex={-1} sx={sx} {...props} />
+  ) : (
+    <ListItemButton component={RouterLink} to={to} role={role} tabIndex={-1} sx={sx} {...props} />
+  );
 }
 
-/** A menu's entries as links (a followed link closes the menu: app/platform-ui.js). */
+/** A menu's entries as links. */
 export function PopupMenuLinks({ entries }: { entries: readonly PopupMenuEntry[] }) {
   return entries.map((entry) => (
-    <ListItemButton
-      key={entry.label}
-      component={RouterLink}
-      to={entry.to}
-      role="menuitem"
-      tabIndex={-1}
-      sx={{ ...MENU_ITEM_SX, ...sessionDisplay(entry.signedIn) }}
-    >
+    <PopupMenuItem key={entry.label} to={entry.to} signedIn={entry.signedIn}>
       {entry.label}
-    </ListItemButton>
+    </PopupMenuItem>
   ));
 }
 
