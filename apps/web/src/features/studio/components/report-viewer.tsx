@@ -1,7 +1,7 @@
 import type { ReportBlockPublic, ReportPublic } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/api-error.js';
 import { ReportLoadFailure } from './report-load-failure.js';
@@ -42,13 +42,19 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
     onError: (error) => showToast(`The download failed: ${errorText(error)}`, 'error'),
     meta: { errorToast: false },
   });
+  // New rows are drawn in the background (a transition React does in slices, yielding to input),
+  // not in one long task as they arrive: meanwhile the block shows the rows it had, or still loads.
+  const result = useDeferredValue(run.data);
 
   if (block.kind === 'text') {
     return <TextBlock title={block.title} html={block.html ?? ''} />;
   }
-  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
-  if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;
-  if (block.kind === 'chart') return <ChartBlock block={block} result={run.data} state={state} />;
+  const state = blockState(
+    { isPending: result === undefined, isError: run.isError, error: run.error, refetch: run.refetch },
+    result !== undefined && result.rows.length === 0 && page === 0,
+  );
+  if (block.kind === 'kpi') return <KpiBlock block={block} result={result} state={state} />;
+  if (block.kind === 'chart') return <ChartBlock block={block} result={result} state={state} />;
 
   const setPage = (next: number) =>
     setSearch(
@@ -74,7 +80,7 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
   return (
     <TableBlock
       block={block}
-      result={run.data}
+      result={result}
       state={state}
       page={page}
       onPageChange={setPage}

@@ -6,6 +6,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import { memo } from 'react';
 import type { ColumnSort } from '../report-view.js';
 
 const NUMERIC =
@@ -31,6 +32,31 @@ export function cellText(value: unknown, type: string): string {
   return JSON.stringify(value);
 }
 
+function columnAlignment(result: ReportRunResult): ('right' | 'left')[] {
+  return result.columns.map((column) => (isNumericType(column.type) ? 'right' : 'left'));
+}
+
+/**
+ * The body: most of a table's work (hundreds of cells), so it renders again only for other rows,
+ * not when the table around it does (a new sort arrow, a block redrawn while its next rows wait).
+ */
+const ResultRows = memo(function ResultRows({ result }: { result: ReportRunResult }) {
+  const align = columnAlignment(result);
+  return (
+    <TableBody>
+      {result.rows.map((row, index) => (
+        <TableRow key={index}>
+          {result.columns.map((column, columnIndex) => (
+            <TableCell key={column.name} align={align[columnIndex]}>
+              {cellText(row[columnIndex], column.type)}
+            </TableCell>
+          ))}
+        </TableRow>
+      ))}
+    </TableBody>
+  );
+});
+
 /**
  * The rows of a query as a table, its headers sorting when `onSort` is given. It scrolls sideways
  * in its own focusable region on a narrow screen.
@@ -46,7 +72,7 @@ export function ResultTable({
   sort?: ColumnSort | undefined;
   onSort?: (column: string) => void;
 }) {
-  const align = result.columns.map((column) => (isNumericType(column.type) ? 'right' : 'left'));
+  const align = columnAlignment(result);
   // The cells' look is the table's (one style for hundreds of cells, not one `sx` per cell).
   return (
     <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
@@ -81,17 +107,7 @@ export function ResultTable({
             })}
           </TableRow>
         </TableHead>
-        <TableBody>
-          {result.rows.map((row, index) => (
-            <TableRow key={index}>
-              {result.columns.map((column, columnIndex) => (
-                <TableCell key={column.name} align={align[columnIndex]}>
-                  {cellText(row[columnIndex], column.type)}
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
+        <ResultRows result={result} />
       </Table>
     </TableContainer>
   );
