@@ -5,6 +5,7 @@ import { createBenchDatabase, createBenchUser, type BenchDatabase, type BenchUse
 import { runLists, type ListsRuns } from './lists-run.js';
 import { checkOnce, measureInTurn, pairedRatio, type LoadSpec, type Measurement } from './load.js';
 import { checkPageTargets, measurePages, type PageRuns } from './pages.js';
+import { checkWebSourceTargets } from './web-source.js';
 import type { HashRunResult } from './protocol.js';
 import {
   formatChecks,
@@ -294,7 +295,7 @@ async function main(): Promise<void> {
     ...(runs.lists ? checkListTargets(runs.lists) : []),
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
-    ...(runs.pages ? checkPageTargets(runs.pages) : []),
+    ...(runs.pages ? [...checkPageTargets(runs.pages), ...checkWebSourceTargets()] : []),
   ];
 
   out();
