@@ -15,6 +15,7 @@ import { checkPostgresSql } from './postgres-guard.js';
 import { executePostgres, listPostgresTables, streamPostgres } from './postgres-source.js';
 import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
 import { bindPlaceholders, pageOrderBy, refused, valuesFor } from './sql-text.js';
+import { createTextCache } from '../../../lib/text-cache.js';
 
 /** A tenant has one source of each kind; the id of a source is its kind. */
 export type SourceId = 'demo' | 'tenant' | 'extract';
@@ -157,6 +158,8 @@ const QUEUE_PER_SLOT = 8;
 
 /** Most rows one table page may hold. */
 export const MAX_PAGE_ROWS = 1_000;
+/** Query texts whose parse tree is kept (a few KB each). */
+const PARSED_SQL_ENTRIES = 1_000;
 
 const notFoundSource = (source: string) => new AppError('source_not_found', `There is no source ${source} here.`);
 const tooMany = () =>
@@ -201,6 +204,11 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
   const extractDatabases = new Map<string, ExtractDatabase>();
   /** Deleted tenants: a run that began before the deletion opens nothing and caches nothing for them. */
   const forgotten = new Set<string>();
+  /**
+   * DuckDB's parse tree (`json_serialize_sql`) of each query text lately run: the same text always
+   * gives the same tree, so a report viewed again is checked without a connection and a parse.
+   */
+  const parsedSql = createTextCache<string>(PARSED_SQL_ENTRIES);
   let closed = false;
   /** The DuckDB work under way, each with what stops it: close() stops it all and waits for its end. */
   const underWay = new Map<Promise<void>, () => void>();
@@ -313,20 +321,29 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
 
   /** Checks the SQL with DuckDB's own parser, then gives the bound text and values. */
   async function prepareDuckdb(
-    connection: DuckDBConnection,
+    instance: DuckDBInstance,
     request: Pick<RunRequest, 'sql' | 'params'>,
     tables: ReadonlySet<string>,
   ) {
     const bound = bindPlaceholders(request.sql, (index) => `$p${index}`);
     const values = valuesFor(bound.names, request.params);
-    // The parser wants a constant: the text becomes a string literal that is parsed, never run.
-    let json: string;
-    try {
-      const reader = await connection.runAndReadAll(`SELECT json_serialize_sql('${bound.text.replaceAll("'", "''")}')`);
-      json = String(reader.getRows()[0]?.[0] ?? '');
-    } catch (error) {
-      throw refused(`The query could not be read: ${firstLine(describeError(error))}`);
+    let json = parsedSql.get(bound.text);
+    if (json === undefined) {
+      // The parser wants a constant: the text becomes a string literal that is parsed, never run.
+      const connection = await instance.connect();
+      try {
+        const reader = await connection.runAndReadAll(
+          `SELECT json_serialize_sql('${bound.text.replaceAll("'", "''")}')`,
+        );
+        json = String(reader.getRows()[0]?.[0] ?? '');
+      } catch (error) {
+        throw refused(`The query could not be read: ${firstLine(describeError(error))}`);
+      } finally {
+        connection.closeSync();
+      }
+      parsedSql.set(bound.text, json);
     }
+    // Checked on every run: the tree is the text's, the tables it may read are the source's now.
     checkDuckdbTree(json, tables, values.length);
     return { text: bound.text, values: duckdbValues(values) };
   }
@@ -582,13 +599,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     const source = await duckdbSource(request);
     try {
       const { instance } = source;
-      const guardConnection = await instance.connect();
-      let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
-      try {
-        prepared = await prepareDuckdb(guardConnection, request, source.tables);
-      } finally {
-        guardConnection.closeSync();
-      }
+      const prepared = await prepareDuckdb(instance, request, source.tables);
       const execution: Execution = { ...prepared, shape: request.shape, skip, limit, sort };
       const key = resultKey(
         [
@@ -831,13 +842,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     }
     const source = await duckdbSource(request);
     try {
-      const guardConnection = await source.instance.connect();
-      let prepared: Awaited<ReturnType<typeof prepareDuckdb>>;
-      try {
-        prepared = await prepareDuckdb(guardConnection, request, source.tables);
-      } finally {
-        guardConnection.closeSync();
-      }
+      const prepared = await prepareDuckdb(source.instance, request, source.tables);
       // The database stays open until the download ends, even if a new extract retires it meanwhile.
       const unhold = source.hold();
       try {

@@ -275,6 +275,8 @@ describe('hostile SQL on the extract source: one tenant cannot reach another', (
       shape: 'capped',
     });
     expect(a.rows).toEqual([['tenant-a-secret-value']]);
+    // The same text again, from B: its parse is remembered from A's run, its tables are checked anew.
+    await expect(runAsB('SELECT secret FROM secret_a')).rejects.toMatchObject({ errorCode: 'query_refused' });
     await expect(
       extractEngine.run({ scope: { tenantId: null }, source: 'extract', sql: 'SELECT 1', params: {}, shape: 'capped' }),
     ).rejects.toMatchObject({ errorCode: 'source_not_found' });
