@@ -1,4 +1,5 @@
-import { BUILT_IN_REPORT_HEADERS, parseReportDefinition, type ReportDefinition } from '@dataplatform/contract';
+import { BUILT_IN_REPORT_HEADERS, type ReportDefinition } from '@dataplatform/contract';
+import { parseDefinition } from './parsed-definitions.js';
 
 /**
  * The reports every signed-in user sees, on the demo source (STUDIO-REPORT-6): they ship with the
@@ -310,7 +311,8 @@ export interface BuiltInReport {
 export const BUILT_IN_REPORTS_UPDATED_AT = new Date('2026-11-26T00:00:00Z');
 
 function builtIn(id: string, slug: keyof typeof BUILT_IN_REPORT_HEADERS, text: string): BuiltInReport {
-  const parsed = parseReportDefinition(text);
+  // Frozen like every shared definition (parsed-definitions.ts).
+  const parsed = parseDefinition(text);
   // A test parses them too; failing here means a broken text never reaches a user.
   if (!parsed.ok) throw new Error(`built-in report ${slug} is invalid: ${JSON.stringify(parsed.problems)}`);
   // The web app's showcase frame draws the header from the contract before the report arrives.

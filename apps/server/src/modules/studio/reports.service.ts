@@ -5,7 +5,6 @@ import {
   RESERVED_REPORT_SLUGS,
   cacheSeconds,
   coerceParamValue,
-  parseReportDefinition,
   REPORT_PAGE_SIZE_DEFAULT,
   REPORT_PARAM_OPTIONS_MAX,
   reportMessages,
@@ -33,6 +32,7 @@ import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '.
 import type { AuditService } from '../audit/audit.service.js';
 import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
 import type { ParamValue, RowStream, StudioEngine, StudioScope } from './engine/engine.js';
+import { parseDefinition } from './parsed-definitions.js';
 import {
   toReportPublic,
   toReportSnapshot,
@@ -60,7 +60,7 @@ const readOnly = () => new AppError('report_read_only', reportMessages.readOnly)
 
 /** The definition of a request body, or a 422 naming each problem's line and column in it. */
 function parseBodyDefinition(text: string): ReportDefinition {
-  const parsed = parseReportDefinition(text);
+  const parsed = parseDefinition(text);
   if (parsed.ok) return parsed.definition;
   throw new AppError(
     'validation_failed',
@@ -115,7 +115,7 @@ function findBuiltIn(key: string): BuiltInReport | undefined {
 }
 
 function rowRecord(row: ReportWithText): ReportRecord {
-  const parsed = parseReportDefinition(row.definition);
+  const parsed = parseDefinition(row.definition);
   // Stored texts were valid when saved; one the schema has since tightened against still reads.
   if (!parsed.ok) throw new Error(`stored report ${row.id} v${row.currentVersion} no longer parses`);
   return {
