@@ -24,7 +24,9 @@ function deepFreeze<T>(value: T): T {
  * so one text is read many times in a row; parsing a 4 KB definition takes about a millisecond. The
  * parse depends on the text alone, so the cache needs no invalidation, and the definition it gives is
  * frozen: a run that tried to change it would throw rather than change the next run's report. Texts
- * that do not parse are not kept (anyone can send one).
+ * that do not parse are not kept: the editor checks a text itself before it previews it, so such a
+ * text comes from a client that skips that check, and it would only push out texts in use. Whatever
+ * is sent, the cache stays within its count of entries.
  */
 export function parseDefinition(text: string): ReportParseResult {
   const known = parsedDefinitions.get(text);
