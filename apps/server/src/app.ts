@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createMetrics } from './lib/metrics.js';
 import { connectRedis } from './lib/redis.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
+import { agentRoutes } from './modules/studio/agent/agent.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authzRoutes } from './modules/authz/authz.routes.js';
@@ -201,6 +202,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
+      await api.register(agentRoutes, {
+        agent: services.agent,
+        hasPermission: services.authz.hasPermission,
+        limit: config.rateLimits.agentPerAccount,
+      });
       await api.register(extractsRoutes, {
         extracts: services.extracts,
         uploadTimeoutMs: config.studio.extractUploadTimeoutMs,

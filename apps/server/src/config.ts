@@ -143,6 +143,12 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .default(2 * 1024 ** 3),
+  AGENT_BASE_URL: optionalString.pipe(z.url().optional()),
+  AGENT_MODEL: z.string().trim().min(1).max(200).default('llama3.1'),
+  AGENT_API_KEY: optionalString,
+  AGENT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(60),
+  AGENT_MAX_REPAIRS: z.coerce.number().int().min(0).max(10).default(2),
+  AGENT_TOKENS_PER_TENANT_PER_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(200_000),
   RENEWAL_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   RENEWAL_RETRY_DELAYS_HOURS: z
     .string()
@@ -252,6 +258,8 @@ export interface Config {
   billing: BillingConfig;
   /** Studio's query engine (issue 31, docs/decisions/044-studio-engine.md). */
   studio: StudioConfig;
+  /** The agent's model server (issue 56, docs/decisions/061-the-agent.md). */
+  agent: AgentConfig;
   rateLimits: {
     loginPerIp: RateLimitRule;
     /** Failed logins only (see modules/auth/login-throttle.ts). */
@@ -270,7 +278,23 @@ export interface Config {
     verifyEmailPerIp: RateLimitRule;
     /** Asking for a new verification e-mail, per signed-in account. */
     verificationMailPerAccount: RateLimitRule;
+    /** Questions to the agent and compiled plans, per signed-in account. */
+    agentPerAccount: RateLimitRule;
   };
+}
+
+export interface AgentConfig {
+  /** An OpenAI-compatible server's `/v1` URL (AGENT_BASE_URL); unset: no model, the guided builder only. */
+  baseUrl: string | undefined;
+  model: string;
+  /** Sent as the bearer token; never logged, never in an answer. */
+  apiKey: string | undefined;
+  /** One model call, first byte to last, stops after this long (`agent_unavailable`). */
+  timeoutMs: number;
+  /** Failed answers sent back to the model with the check's message before the person is told. */
+  maxRepairs: number;
+  /** Tokens a tenant's questions may use per UTC day (0: no limit). */
+  tokensPerTenantPerDay: number;
 }
 
 export interface StudioConfig {
@@ -359,6 +383,7 @@ export const defaultRateLimits: Config['rateLimits'] = {
   contactPerIp: { max: 5, windowMs: 15 * MINUTE },
   verifyEmailPerIp: { max: 20, windowMs: 15 * MINUTE },
   verificationMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
+  agentPerAccount: { max: 30, windowMs: MINUTE },
 };
 
 /** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */
@@ -501,6 +526,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       extractMaxBytes: env.STUDIO_EXTRACT_MAX_BYTES,
       extractConvertTimeoutMs: Math.round(env.STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS * 1000),
       extractUploadTimeoutMs: env.STUDIO_EXTRACT_UPLOAD_TIMEOUT_SECONDS * 1000,
+    },
+    agent: {
+      baseUrl: env.AGENT_BASE_URL?.replace(/\/+$/, ''),
+      model: env.AGENT_MODEL,
+      apiKey: env.AGENT_API_KEY,
+      timeoutMs: Math.round(env.AGENT_TIMEOUT_SECONDS * 1000),
+      maxRepairs: env.AGENT_MAX_REPAIRS,
+      tokensPerTenantPerDay: env.AGENT_TOKENS_PER_TENANT_PER_DAY,
     },
     billing: {
       provider: env.STRIPE_SECRET_KEY === undefined ? 'sandbox' : 'stripe',

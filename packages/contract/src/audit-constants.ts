@@ -50,6 +50,11 @@ export const AUDIT_ACTIONS = {
   /** A CSV or Parquet file uploaded as a table of the tenant's extract source. */
   extractCreate: 'extract.create',
   extractDelete: 'extract.delete',
+  /** The agent answered a question: the model, its tokens and the SQL that ran (none when it replied in words). */
+  agentAnswer: 'agent.answer',
+  agentConversationDelete: 'agent.conversation.delete',
+  /** Whether sample values of a tenant's short text columns go to the model. */
+  agentSettingsUpdate: 'agent.settings.update',
   /** A paid subscription gave a user one of its plan's roles; `after.cause` says why (decision 046). */
   planRoleGrant: 'plan_role.grant',
   /** A subscription's role went away with it (period end, failed renewal, switch, ...); `before.cause` says why. */
@@ -69,4 +74,5 @@ export const AUDIT_TARGET_TYPES = {
   session: 'session',
   report: 'report',
   extract: 'extract',
+  agentConversation: 'agent_conversation',
 } as const;

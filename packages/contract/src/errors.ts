@@ -61,6 +61,8 @@ export const ERROR_STATUS = {
   source_not_found: 404,
   /** A Studio extract that does not exist in the caller's tenant. */
   extract_not_found: 404,
+  /** An agent conversation (or one of its messages) that is not the caller's in this tenant. */
+  conversation_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */
@@ -96,6 +98,11 @@ export const ERROR_STATUS = {
   query_timeout: 422,
   /** A chart, KPI or list of options would have more rows than the cap: aggregate first. */
   result_too_large: 422,
+  /**
+   * The agent's model gave no answer that passed the checks (schema, guard, preview) within
+   * AGENT_MAX_REPAIRS repairs: `detail` says what was tried and why it was refused. Nothing refused ran.
+   */
+  agent_refused: 422,
   /** An uploaded extract DuckDB cannot read as the CSV or Parquet file it claims to be. */
   extract_invalid: 422,
   /**
@@ -109,11 +116,15 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   /** The tenant already runs as many Studio queries as it may at once; Retry-After says when to retry. */
   too_many_queries: 429,
+  /** The tenant has used its agent tokens for the day (AGENT_TOKENS_PER_TENANT_PER_DAY); Retry-After says when they come back. */
+  agent_budget_exhausted: 429,
   internal_error: 500,
   /** The payment provider could not be reached or failed; nothing the caller can fix. */
   payment_provider_unavailable: 502,
   /** The single sign-on identity provider could not be reached or answered nonsense. */
   sso_provider_unavailable: 502,
+  /** The agent's model server could not be reached, failed (5xx, 429) or did not answer in AGENT_TIMEOUT_SECONDS. */
+  agent_unavailable: 502,
   /** A database (the platform's or a tenant's) is unreachable; Retry-After says when to retry. */
   service_unavailable: 503,
   /**
@@ -125,6 +136,8 @@ export const ERROR_STATUS = {
   rate_limit_unavailable: 503,
   /** A Studio source cannot be reached now (a tenant database down); Retry-After says when to retry. */
   source_unavailable: 503,
+  /** No model server is configured (AGENT_BASE_URL unset): the guided builder still works. */
+  agent_not_configured: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,6 +15,7 @@ export const PERMISSIONS = {
   auditRead: 'audit:read',
   reportsWrite: 'reports:write',
   sourcesWrite: 'sources:write',
+  agentUse: 'agent:use',
 } as const;
 export type PermissionName = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
@@ -34,4 +35,5 @@ export const PERMISSION_DESCRIPTIONS: Record<PermissionName, string> = {
   'audit:read': 'Read the audit log',
   'reports:write': 'Create, change, delete and restore Studio reports of the tenants one belongs to',
   'sources:write': 'Upload and delete Studio extracts of the tenants one belongs to',
+  'agent:use': 'Ask the agent and build blocks with it over the sources of the tenants one belongs to',
 };

@@ -69,6 +69,7 @@ export const reportMessages = {
   slugTaken: 'A report with this slug already exists in this tenant',
   slugInvalid: `Slug must be 1 to ${REPORT_SLUG_MAX} lowercase letters, digits and hyphens, starting with a letter or digit, and not look like an id`,
   slugReserved: 'This slug is reserved: it belongs to a built-in report or a Studio page',
+  agentAnswerUnknown: 'No answer of yours with a block has this id in this tenant',
   definitionRequired: 'Definition is required',
   definitionTooLong: `Definition must be at most ${REPORT_DEFINITION_MAX} characters`,
   definitionNotMapping: 'A report definition is a YAML mapping (title, source, blocks, …)',

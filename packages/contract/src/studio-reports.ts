@@ -379,8 +379,15 @@ export function slugFromTitle(title: string): string {
 }
 
 /** `POST /studio/reports`: the YAML text, and the slug (from the title when omitted). */
+/**
+ * An agent's answer (`/agent/…/messages`) whose block the saved text adds: the new version is marked
+ * "drafted with the agent". It must be the saver's own answer in the tenant.
+ */
+const AgentMessageIdSchema = z.uuid().optional();
+
 export const ReportCreateSchema = z.object({
   definition: DefinitionTextSchema,
+  agent_message_id: AgentMessageIdSchema,
   slug: z
     .string()
     .refine(isReportSlug, reportMessages.slugInvalid)
@@ -392,6 +399,7 @@ export type ReportCreate = z.infer<typeof ReportCreateSchema>;
 /** `PUT /studio/reports/{report_id}`: the new text and the version it was edited from. */
 export const ReportUpdateSchema = z.object({
   definition: DefinitionTextSchema,
+  agent_message_id: AgentMessageIdSchema,
   version: z.number().int().min(1),
 });
 export type ReportUpdate = z.infer<typeof ReportUpdateSchema>;
@@ -503,6 +511,8 @@ export const ReportVersionSchema = z.object({
   created_at: z.iso.datetime(),
   /** The version this one restored, when it was made by a restore. */
   restored_from: z.number().int().nullable(),
+  /** Saved from an agent's answer (its block was drafted with the agent). */
+  drafted_with_agent: z.boolean(),
   title: z.string(),
 });
 export type ReportVersion = z.infer<typeof ReportVersionSchema>;

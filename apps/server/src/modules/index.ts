@@ -7,6 +7,8 @@ import { deriveKey } from '../lib/keys.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { RedisConnection } from '../lib/redis.js';
 import { createSecretBox } from '../lib/secret-box.js';
+import { createAgentService } from './studio/agent/agent.service.js';
+import { createModelClient } from './studio/agent/model-client.js';
 import { createAuditService } from './audit/audit.service.js';
 import { createAuthService } from './auth/auth.service.js';
 import { createCredentials } from './auth/credentials.js';
@@ -234,7 +236,31 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     tenantDatabases: { use: (tenantId, sealed, work) => tenants.useDatabase(tenantId, sealed, work) },
     extracts: extracts.catalog,
   });
-  const reports = createReportsService({ db, clock, audit, engine: studioEngine });
+  const reports = createReportsService({
+    db,
+    clock,
+    audit,
+    engine: studioEngine,
+    // The agent is built next; a save asks it only once the app serves.
+    ownsAgentAnswer: (actor, scope, messageId) => agent.ownsAnswerBlock(actor, scope, messageId),
+  });
+  // The agent (issue 56): a model only when AGENT_BASE_URL names one; the guided builder always.
+  const agentModel = config.agent.baseUrl
+    ? createModelClient({ ...config.agent, baseUrl: config.agent.baseUrl }, log)
+    : undefined;
+  const agent = createAgentService({
+    db,
+    clock,
+    audit,
+    engine: studioEngine,
+    reportText: async (scope, key) => {
+      const report = await reports.get(scope, key);
+      return { id: report.id, text: report.definition };
+    },
+    config: config.agent,
+    model: agentModel,
+    log,
+  });
 
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
@@ -265,6 +291,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     studioEngine,
     reports,
     extracts,
+    agent,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {

@@ -97,6 +97,8 @@ const SIGNED_IN_OPERATIONS = new Set([
   // Studio extracts: the list of the tenant chosen with X-Tenant-ID (a member's, checked by the
   // tenant-context plugin); uploading and deleting need sources:write (STUDIO-SOURCE-5).
   'GET /api/v1/studio/extracts',
+  // Whether a model is configured and whether the caller holds agent:use, so /Agent says which.
+  'GET /api/v1/agent/status',
 ]);
 
 /**

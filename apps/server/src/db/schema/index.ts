@@ -10,3 +10,4 @@ export * from './two-factor.js';
 export * from './sso.js';
 export * from './studio-reports.js';
 export * from './studio-extracts.js';
+export * from './agent.js';

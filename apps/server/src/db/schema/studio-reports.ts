@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, ownerId, timestamptz, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
@@ -43,6 +43,8 @@ export const reportVersions = pgTable(
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     /** The version this one copied back (a restore), else null. */
     restoredFrom: integer('restored_from'),
+    /** Saved from an agent's answer (issue 56): its block was drafted with the agent. */
+    draftedWithAgent: boolean('drafted_with_agent').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [

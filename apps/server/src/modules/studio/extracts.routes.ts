@@ -8,24 +8,19 @@ import {
   StudioExtractUploadQuerySchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
-import type { StudioScope } from './engine/engine.js';
 import type { ExtractsService } from './extracts.service.js';
+import { scopeOf } from './request-scope.js';
 
 /** The file, streamed to disk by the service (never parsed or buffered here). */
 const ExtractBodySchema = z
   .unknown()
   .meta({ type: 'string', format: 'binary', description: 'The CSV or Parquet file, as the whole body' });
-
-function scopeOf(request: FastifyRequest): StudioScope {
-  return { tenantId: request.tenant?.id ?? null, sealedDburl: request.tenant?.sealedDburl ?? null };
-}
 
 /**
  * Studio extracts of the tenant chosen with X-Tenant-ID (the tenant-context plugin has checked the

@@ -72,6 +72,7 @@ export function toReportVersion(row: ReportVersionRow): ReportVersion {
     author_id: row.authorId,
     author_email: row.authorEmail,
     restored_from: row.restoredFrom,
+    drafted_with_agent: row.draftedWithAgent,
     created_at: row.createdAt.toISOString(),
   };
 }

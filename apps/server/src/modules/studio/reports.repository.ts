@@ -18,6 +18,7 @@ export interface ReportVersionRow {
   authorId: string | null;
   authorEmail: string | null;
   restoredFrom: number | null;
+  draftedWithAgent: boolean;
   createdAt: Date;
 }
 
@@ -137,6 +138,7 @@ const versionColumns = {
   authorId: reportVersions.authorId,
   authorEmail: users.email,
   restoredFrom: reportVersions.restoredFrom,
+  draftedWithAgent: reportVersions.draftedWithAgent,
   createdAt: reportVersions.createdAt,
 };
 

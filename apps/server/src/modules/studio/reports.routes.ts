@@ -20,7 +20,6 @@ import {
   StudioAccessSchema,
   ValidationErrorSchema,
 } from '@dataplatform/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMITS } from '../../lib/body-limits.js';
@@ -29,8 +28,8 @@ import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { HasPermission } from '../../lib/auth-context.js';
 import { csvFileName, csvReadable } from './csv-export.js';
-import type { StudioScope } from './engine/engine.js';
 import type { ReportsService } from './reports.service.js';
+import { scopeOf } from './request-scope.js';
 
 /** What a run may answer besides its rows: the engine's refusals and limits. */
 const runErrors = {
@@ -43,11 +42,6 @@ const runErrors = {
 
 /** The CSV text of a download, streamed (never serialized). */
 const CsvBodySchema = z.unknown().meta({ type: 'string', description: 'CSV (RFC 4180), a header line first' });
-
-/** The tenant the request chose (checked against the caller by the tenant-context plugin), or none. */
-function scopeOf(request: FastifyRequest): StudioScope {
-  return { tenantId: request.tenant?.id ?? null, sealedDburl: request.tenant?.sealedDburl ?? null };
-}
 
 export const reportsRoutes: FastifyPluginAsyncZod<{
   reports: ReportsService;

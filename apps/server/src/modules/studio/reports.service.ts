@@ -151,8 +151,17 @@ export function createReportsService(deps: {
   clock: Clock;
   audit: AuditService;
   engine: Pick<StudioEngine, 'run' | 'exportRows'>;
+  /** Whether an agent answer with a block is the saver's own in the tenant (a save drafted with the agent names one). */
+  ownsAgentAnswer: (actor: Actor, scope: StudioScope, messageId: string) => Promise<boolean>;
 }) {
   const { db, clock, audit, engine } = deps;
+
+  /** True when the save names an answer of the saver's; a name of anything else is a 422. */
+  async function draftedWithAgent(actor: Actor, scope: StudioScope, messageId: string | undefined): Promise<boolean> {
+    if (messageId === undefined) return false;
+    if (await deps.ownsAgentAnswer(actor, scope, messageId)) return true;
+    throw fieldError(['body', 'agent_message_id'], reportMessages.agentAnswerUnknown);
+  }
 
   /** The report `key` (id or slug) names in the scope, or a 404. */
   async function resolve(scope: StudioScope, key: string, tx: DbOrTx = db): Promise<ReportRecord> {
@@ -253,6 +262,7 @@ export function createReportsService(deps: {
       const tenantId = scope.tenantId;
       if (tenantId === null) throw badRequest(reportMessages.noTenantForWrite);
       const definition = parseBodyDefinition(body.definition);
+      const drafted = await draftedWithAgent(actor, scope, body.agent_message_id);
       const now = clock.now();
       try {
         const row = await db.transaction(async (tx) => {
@@ -278,6 +288,7 @@ export function createReportsService(deps: {
             definition: body.definition,
             title: definition.title,
             authorId: actor.user.id,
+            draftedWithAgent: drafted,
             createdAt: now,
           });
           await audit.record(tx, actor, {
@@ -300,6 +311,7 @@ export function createReportsService(deps: {
     async update(actor: Actor, scope: StudioScope, key: string, body: ReportUpdate): Promise<ReportPublic> {
       if (findBuiltIn(key)) throw readOnly();
       const definition = parseBodyDefinition(body.definition);
+      const drafted = await draftedWithAgent(actor, scope, body.agent_message_id);
       const row = await db.transaction(async (tx) => {
         const before = await writable(scope, key, tx);
         const after = await advanceVersion(tx, before.id, body.version, {
@@ -315,6 +327,7 @@ export function createReportsService(deps: {
           definition: body.definition,
           title: definition.title,
           authorId: actor.user.id,
+          draftedWithAgent: drafted,
           createdAt: clock.now(),
         });
         await audit.record(tx, actor, {
@@ -353,6 +366,7 @@ export function createReportsService(deps: {
           author_id: null,
           author_email: null,
           restored_from: null,
+          drafted_with_agent: false,
           created_at: report.createdAt.toISOString(),
         };
         return { data: page.skip === 0 ? [only] : [], count: 1 };
@@ -372,6 +386,7 @@ export function createReportsService(deps: {
           author_id: null,
           author_email: null,
           restored_from: null,
+          drafted_with_agent: false,
           created_at: report.createdAt.toISOString(),
           definition: report.text,
         };

@@ -6,15 +6,10 @@ import {
   StudioSourcesSchema,
   StudioTablesSchema,
 } from '@dataplatform/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.js';
 import type { SourceId, StudioEngine } from './engine/engine.js';
-
-const scopeOf = (request: FastifyRequest) => ({
-  tenantId: request.tenant?.id ?? null,
-  sealedDburl: request.tenant?.sealedDburl ?? null,
-});
+import { scopeOf } from './request-scope.js';
 
 const isSourceId = (id: string): id is SourceId => (STUDIO_SOURCE_KINDS as readonly string[]).includes(id);
 

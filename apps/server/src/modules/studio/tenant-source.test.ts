@@ -131,3 +131,37 @@ describe('the tenant source', () => {
     expect(own.json<ReportRunResult>().rows).toEqual([['b-only']]);
   });
 });
+
+describe('the agent’s guided builder on the tenant source', () => {
+  it('compiles a plan into PostgreSQL that the database runs: a median, a month grain and bound values', async () => {
+    const response = await world.ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/plan/compile',
+      headers: { ...world.admin.headers, 'x-tenant-id': world.tenantA.id },
+      payload: {
+        source: 'tenant',
+        plan: {
+          title: 'Median sale by month',
+          table: 'sales',
+          measures: [
+            { agg: 'median', column: 'amount', as: 'median_amount' },
+            { agg: 'count', column: null, as: 'sales' },
+          ],
+          dimensions: [{ column: 'sold_on', grain: 'month' }],
+          filters: [
+            { column: 'region', op: '=', value: 'north' },
+            { column: 'sold_on', op: '<', value: '2026-03-01' },
+          ],
+          sort: [],
+          limit: null,
+          chart: 'line',
+        },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const compiled = response.json<{ sql: string; preview: ReportRunResult }>();
+    expect(compiled.sql).toContain('percentile_cont(0.5) WITHIN GROUP');
+    // North is every even id: 15 sales in January (2 to 30), 14 in February (32 to 58).
+    expect(compiled.preview.rows.map((row) => row[2])).toEqual([15, 14]);
+  });
+});

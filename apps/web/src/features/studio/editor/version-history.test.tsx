@@ -15,6 +15,7 @@ const VERSIONS: ReportVersion[] = [
     author_email: 'ann@example.com',
     created_at: '2026-11-27T02:00:00.000Z',
     restored_from: null,
+    drafted_with_agent: false,
     title: 'Rates',
   },
   {
@@ -23,6 +24,7 @@ const VERSIONS: ReportVersion[] = [
     author_email: null,
     created_at: '2026-11-26T02:00:00.000Z',
     restored_from: null,
+    drafted_with_agent: false,
     title: 'Rates',
   },
 ];

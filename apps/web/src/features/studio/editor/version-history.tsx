@@ -151,6 +151,11 @@ export function VersionHistory({
           restores {version.restored_from}
         </Typography>
       ) : undefined}
+      {version.drafted_with_agent ? (
+        <Typography variant="body2" color="text.secondary">
+          drafted with the agent
+        </Typography>
+      ) : undefined}
     </>
   );
   const columns: DataTableColumn<ReportVersion>[] = narrow

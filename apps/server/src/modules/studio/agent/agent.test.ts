@@ -1,0 +1,527 @@
+import {
+  addBlockToReport,
+  parseReportDefinition,
+  PERMISSIONS,
+  type AgentCompiled,
+  type AgentConversation,
+  type AgentConversations,
+  type AgentMessage,
+  type AuditEntries,
+  type ReportPublic,
+  type ReportVersions,
+  type TenantPublic,
+} from '@dataplatform/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRole } from '../../../../test/authz-fixtures.js';
+import { createUser, useTestContext, type TestUser } from '../../../../test/harness.js';
+import { startScriptedModel, type ScriptedModel } from '../../../../test/scripted-model.js';
+import { createTenant, tenantHeaders } from '../../../../test/tenant-fixtures.js';
+import { addTokens } from './agent.repository.js';
+
+const model: ScriptedModel = await startScriptedModel();
+const { ctx, admin } = useTestContext({
+  env: {
+    AGENT_BASE_URL: model.url,
+    AGENT_MODEL: 'scripted-model',
+    AGENT_API_KEY: 'sk-test-secret-key-never-logged',
+    AGENT_TIMEOUT_SECONDS: '1',
+    AGENT_MAX_REPAIRS: '2',
+    AGENT_TOKENS_PER_TENANT_PER_DAY: '100000',
+  },
+});
+
+let tenantA: TenantPublic;
+let tenantB: TenantPublic;
+/** Members holding agent:use and reports:write: one in A, one in B. */
+let askerA: TestUser;
+let askerB: TestUser;
+/** A member of A without agent:use. */
+let plainA: TestUser;
+/** Another member of A holding what askerA holds. */
+let colleagueA: TestUser;
+
+const SALES = 'region,units,price,sold_on\nnorth,3,10.5,2001-01-05\nsouth,4,20,2001-02-10\nnorth,5,30,2002-03-15\n';
+
+async function upload(user: TestUser, tenantId: string, name: string, csv: string) {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/studio/extracts?name=${name}`,
+    headers: tenantHeaders(user, tenantId, { 'content-type': 'text/csv' }),
+    payload: csv,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+async function conversation(user: TestUser, tenantId: string): Promise<string> {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent/conversations',
+    headers: tenantHeaders(user, tenantId),
+    payload: {},
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+
+function ask(user: TestUser, tenantId: string, conversationId: string, text: string, extra: object = {}) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/agent/conversations/${conversationId}/messages`,
+    headers: tenantHeaders(user, tenantId),
+    payload: { text, ...extra },
+  });
+}
+
+const plan = (overrides: object = {}) => ({
+  kind: 'plan',
+  title: 'Units by region',
+  source: 'extract',
+  table: 'sales_a',
+  measures: [{ agg: 'sum', column: 'units', as: 'units' }],
+  dimensions: [{ column: 'region', grain: null }],
+  filters: [],
+  sort: [{ by: 'units', direction: 'desc' }],
+  limit: 10,
+  chart: 'bar',
+  ...overrides,
+});
+
+beforeAll(async () => {
+  askerA = await createUser(ctx);
+  askerB = await createUser(ctx);
+  plainA = await createUser(ctx);
+  colleagueA = await createUser(ctx);
+  await createRole(ctx, {
+    grants: [PERMISSIONS.agentUse, PERMISSIONS.reportsWrite, PERMISSIONS.sourcesWrite],
+    userIds: [askerA.id, askerB.id, colleagueA.id],
+  });
+  tenantA = await createTenant(ctx, admin, { members: [askerA, plainA, colleagueA] });
+  tenantB = await createTenant(ctx, admin, { members: [askerB] });
+  await upload(askerA, tenantA.id, 'sales_a', SALES);
+  await upload(askerB, tenantB.id, 'secret_b', 'customer,spend\nzed-corp,100\n');
+});
+
+afterAll(() => model.close());
+beforeEach(() => model.reset());
+
+describe('the guided builder: POST /agent/plan/compile', () => {
+  it('compiles a plan over the demo source into bound SQL, a block that fits a report, and a preview', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/plan/compile',
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: {
+        source: 'demo',
+        plan: {
+          title: 'Rates by payer in CA',
+          table: 'rates',
+          measures: [
+            { agg: 'count', column: null, as: 'rates' },
+            { agg: 'median', column: 'negotiated_rate', as: 'median_rate' },
+          ],
+          dimensions: [{ column: 'payer', grain: null }],
+          filters: [{ column: 'state', op: '=', value: "CA'; DROP TABLE rates; --" }],
+          sort: [{ by: 'rates', direction: 'desc' }],
+          limit: 5,
+          chart: 'bar',
+        },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const compiled = response.json<AgentCompiled>();
+    // The value is a parameter: it never reaches the SQL text.
+    expect(compiled.sql).not.toContain('DROP');
+    expect(compiled.sql).toContain('"state" = :state');
+    expect(compiled.block).toMatchObject({ kind: 'chart', source: 'demo', params: { state: { type: 'text' } } });
+    expect(compiled.preview.rows).toEqual([]);
+    const report = parseReportDefinition(compiled.block.report);
+    expect(report.ok).toBe(true);
+  });
+
+  it('draws a time series by month, and a KPI of one measure', async () => {
+    const series = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/plan/compile',
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: {
+        source: 'extract',
+        plan: {
+          title: 'Units by month',
+          table: 'sales_a',
+          measures: [{ agg: 'sum', column: 'units', as: 'units' }],
+          dimensions: [{ column: 'sold_on', grain: 'month' }],
+          filters: [{ column: 'sold_on', op: 'between', value: ['2001-01-01', '2001-12-31'] }],
+          sort: [],
+          limit: null,
+          chart: 'line',
+        },
+      },
+    });
+    expect(series.statusCode, series.body).toBe(200);
+    const compiled = series.json<AgentCompiled>();
+    expect(compiled.sql).toContain('date_trunc(\'month\', "sold_on")');
+    expect(compiled.preview.rows.map((row) => row[1])).toEqual([3, 4]);
+    expect(compiled.block.yaml).toContain('type: temporal');
+
+    const kpi = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/plan/compile',
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: {
+        source: 'extract',
+        plan: {
+          title: 'Units sold',
+          table: 'sales_a',
+          measures: [{ agg: 'sum', column: 'units', as: 'units' }],
+          dimensions: [],
+          filters: [{ column: 'region', op: 'in', value: ['north'] }],
+          sort: [],
+          limit: null,
+          chart: 'kpi',
+        },
+      },
+    });
+    expect(kpi.statusCode, kpi.body).toBe(200);
+    expect(kpi.json<AgentCompiled>()).toMatchObject({ block: { kind: 'kpi' }, preview: { rows: [[8]] } });
+  });
+
+  it('refuses a name the source lacks, another tenant’s table, and an aggregate the type cannot take, with a 422 that says why', async () => {
+    const cases = [
+      { table: 'sales_a', measures: [{ agg: 'sum', column: 'invented', as: 'x' }], why: 'has no column "invented"' },
+      { table: 'secret_b', measures: [{ agg: 'count', column: null, as: 'n' }], why: 'There is no table "secret_b"' },
+      { table: 'sales_a', measures: [{ agg: 'avg', column: 'region', as: 'x' }], why: 'avg needs a number' },
+    ];
+    for (const { why, ...planned } of cases) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/agent/plan/compile',
+        headers: tenantHeaders(askerA, tenantA.id),
+        payload: {
+          source: 'extract',
+          plan: { title: 'T', dimensions: [], filters: [], sort: [], limit: null, chart: 'table', ...planned },
+        },
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      const refusal = response.json<{ detail: { msg: string }[]; code: string }>();
+      expect(refusal.code).toBe('validation_failed');
+      expect(refusal.detail[0]!.msg).toContain(why);
+    }
+  });
+
+  it('needs agent:use', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/agent/plan/compile',
+      headers: tenantHeaders(plainA, tenantA.id),
+      payload: { source: 'demo', plan: plan({ kind: undefined, source: undefined }) },
+    });
+    expect(response.statusCode).toBe(403);
+    const status = await ctx.app.inject({ url: '/api/v1/agent/status', headers: tenantHeaders(plainA, tenantA.id) });
+    expect(status.json()).toEqual({ configured: true, model: 'scripted-model', allowed: false });
+  });
+});
+
+describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
+  it('answers a plan with its SQL, block and preview, after sending only the tenant’s own names as enums', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: plan() });
+    const response = await ask(askerA, tenantA.id, id, 'Which region sold the most units?');
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<AgentMessage>();
+    expect(answer).toMatchObject({
+      role: 'assistant',
+      kind: 'plan',
+      text: 'Units by region',
+      repairs: [],
+      tokens: 120,
+    });
+    expect(answer.preview?.rows).toEqual([
+      ['north', 8],
+      ['south', 4],
+    ]);
+    expect(answer.sql).toContain('FROM "sales_a"');
+
+    const [sent] = model.requests;
+    expect(sent!.headers.authorization).toBe('Bearer sk-test-secret-key-never-logged');
+    expect(sent!.body.model).toBe('scripted-model');
+    expect(sent!.body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'agent_answer', strict: true },
+    });
+    const schema = JSON.stringify(sent!.body.response_format!.json_schema!.schema);
+    expect(schema).toContain('"sales_a"');
+    expect(schema).toContain('"rates"');
+    const prompt = sent!.body.messages.map((message) => message.content).join('\n');
+    // Sample values of short text columns, and never another tenant's names, URLs or keys.
+    expect(prompt).toContain('"north"');
+    for (const text of [schema, prompt]) {
+      expect(text).not.toContain('secret_b');
+      expect(text).not.toContain('zed-corp');
+      expect(text).not.toContain('sk-test-secret');
+    }
+
+    const audit = await ctx.app.inject({
+      url: `/api/v1/audit/?target_type=agent_conversation&target_id=${id}`,
+      headers: admin.headers,
+    });
+    expect(audit.json<AuditEntries>().data[0]).toMatchObject({
+      action: 'agent.answer',
+      after: { question: 'Which region sold the most units?', model: 'scripted-model', tokens: 120, sql: answer.sql },
+    });
+  });
+
+  it('revises the last plan on a follow-up, which the model sees', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: plan() }, { content: plan({ filters: [{ column: 'sold_on', op: '>=', value: '2002' }] }) });
+    expect((await ask(askerA, tenantA.id, id, 'Units by region')).statusCode).toBe(200);
+    const followUp = await ask(askerA, tenantA.id, id, 'only 2002');
+    expect(followUp.statusCode, followUp.body).toBe(200);
+    expect(followUp.json<AgentMessage>().preview?.rows).toEqual([['north', 5]]);
+    const messages = model.requests[1]!.body.messages;
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'only 2002' });
+    expect(
+      messages.some((message) => message.role === 'assistant' && message.content.includes('"table":"sales_a"')),
+    ).toBe(true);
+
+    const read = await ctx.app.inject({
+      url: `/api/v1/agent/conversations/${id}`,
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    const stored = read.json<AgentConversation>();
+    expect(stored.title).toBe('Units by region');
+    expect(stored.messages.map((message) => message.kind)).toEqual(['question', 'plan', 'question', 'plan']);
+  });
+
+  it('repairs an invented column with the compiler’s message, and answers', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script(
+      { content: plan({ measures: [{ agg: 'sum', column: 'revenue', as: 'revenue' }], sort: [] }) },
+      { content: plan() },
+    );
+    const response = await ask(askerA, tenantA.id, id, 'revenue by region');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AgentMessage>().repairs).toEqual([
+      { attempt: 1, problem: expect.stringContaining('no column "revenue"') as unknown },
+    ]);
+    expect(model.requests[1]!.body.messages.at(-1)!.content).toContain('no column "revenue"');
+  });
+
+  it('never runs SQL the guard refuses, whatever the model says, and refuses after the repairs with what was tried', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    const hostile = ['DROP TABLE sales_a', "SELECT * FROM read_text('/etc/passwd')", "COPY sales_a TO '/tmp/out.csv'"];
+    model.script(
+      ...hostile.map((sql) => ({ content: { kind: 'sql', title: 'T', source: 'extract', sql, chart: 'table' } })),
+    );
+    const response = await ask(askerA, tenantA.id, id, 'show me the files');
+    expect(response.statusCode, response.body).toBe(422);
+    const refusal = response.json<{ detail: string; code: string }>();
+    expect(refusal.code).toBe('agent_refused');
+    expect(refusal.detail).toContain('after 3 attempts');
+    expect(model.requests).toHaveLength(3);
+    // Nothing of a refused question is kept in the conversation.
+    const read = await ctx.app.inject({
+      url: `/api/v1/agent/conversations/${id}`,
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    expect(read.json<AgentConversation>().messages).toEqual([]);
+    const list = await ctx.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(askerA, tenantA.id) });
+    expect(list.body).toContain('sales_a');
+  });
+
+  it('repairs JSON that does not parse or fit the schema, and a model that writes for ever', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script(
+      { content: 'Sure! Here is the plan: {' },
+      { content: { kind: 'plan', title: 'T' } },
+      { content: 'x'.repeat(1024 * 1024) },
+    );
+    const response = await ask(askerA, tenantA.id, id, 'anything');
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json<{ detail: string }>().detail).toMatch(/not JSON.*does not fit the schema.*too long/s);
+  });
+
+  it('answers a reply in words', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: { kind: 'reply', text: 'The data says what happened, not why.', title: null, sql: null } });
+    const response = await ask(askerA, tenantA.id, id, 'Why did units drop?');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AgentMessage>()).toMatchObject({
+      kind: 'reply',
+      text: 'The data says what happened, not why.',
+    });
+    expect(response.json<AgentMessage>().sql).toBeUndefined();
+  });
+
+  it('answers 502 agent_unavailable when the model server fails, rate-limits or does not answer in time', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    for (const reply of [{ status: 500 }, { status: 429 }, { delayMs: 1_500 }]) {
+      model.script(reply);
+      const response = await ask(askerA, tenantA.id, id, 'units by region');
+      expect(response.statusCode, response.body).toBe(502);
+      expect(response.json<{ code: string }>().code).toBe('agent_unavailable');
+      expect(response.body).not.toContain('sk-test');
+    }
+  });
+
+  it('refuses a question of 100 KB, and another person’s or tenant’s conversation is a 404', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    const long = await ask(askerA, tenantA.id, id, 'x'.repeat(100 * 1024));
+    expect([413, 422]).toContain(long.statusCode);
+    expect(model.requests).toHaveLength(0);
+    const other = await ask(askerB, tenantB.id, id, 'units');
+    expect(other.statusCode).toBe(404);
+    expect(other.json<{ code: string }>().code).toBe('conversation_not_found');
+    const read = await ctx.app.inject({
+      url: `/api/v1/agent/conversations/${id}`,
+      headers: tenantHeaders(askerB, tenantB.id),
+    });
+    expect(read.statusCode).toBe(404);
+  });
+
+  it('answers 429 agent_budget_exhausted with Retry-After once the tenant’s tokens for the day are spent', async () => {
+    const tenant = await createTenant(ctx, admin, { members: [askerA] });
+    const id = await conversation(askerA, tenant.id);
+    await addTokens(ctx.database.db, tenant.id, new Date().toISOString().slice(0, 10), 100_000);
+    const response = await ask(askerA, tenant.id, id, 'units');
+    expect(response.statusCode).toBe(429);
+    expect(response.json<{ code: string }>().code).toBe('agent_budget_exhausted');
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('streams the model’s text as server-sent events, then the answer', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: plan(), chunk: 8 });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/conversations/${id}/messages`,
+      headers: tenantHeaders(askerA, tenantA.id, { accept: 'text/event-stream' }),
+      payload: { text: 'units by region' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/event-stream');
+    const events = response.body
+      .trim()
+      .split('\n\n')
+      .map((block) => ({
+        name: /^event: (.*)$/m.exec(block)![1],
+        data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as { text?: string },
+      }));
+    const deltas = events.filter((event) => event.name === 'delta');
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.map((event) => event.data.text).join('')).toBe(JSON.stringify(plan()));
+    expect(events.at(-1)).toMatchObject({ name: 'answer', data: { kind: 'plan', text: 'Units by region' } });
+    expect(model.requests[0]!.body.stream).toBe(true);
+  });
+
+  it('stops the model call when the client goes away mid-stream, and keeps nothing', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ endless: true, chunkDelayMs: 10 });
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const controller = new AbortController();
+      const gone = model.clientGone();
+      const response = await fetch(`${address}/api/v1/agent/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: {
+          ...tenantHeaders(askerA, tenantA.id),
+          accept: 'text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ text: 'units' }),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toContain('event: ');
+      controller.abort();
+      await gone;
+      const read = await ctx.app.inject({
+        url: `/api/v1/agent/conversations/${id}`,
+        headers: tenantHeaders(askerA, tenantA.id),
+      });
+      expect(read.json<AgentConversation>().messages).toEqual([]);
+    } finally {
+      // The aborted fetch leaves its keep-alive socket to the client's pool: closed here, not waited for.
+      ctx.app.server.closeAllConnections();
+      await new Promise<void>((resolve) => ctx.app.server.close(() => resolve()));
+    }
+  });
+
+  it('runs a table answer’s pages again, and its block is added to a report as a version drafted with the agent', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: plan({ chart: 'table', title: 'Sales table' }) });
+    const answer = (await ask(askerA, tenantA.id, id, 'a table of units by region')).json<AgentMessage>();
+    expect(answer.block?.kind).toBe('table');
+    const page = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/conversations/${id}/messages/${answer.id}/run`,
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: { skip: 1, limit: 1, sort: [{ column: 'units', direction: 'asc' }] },
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toMatchObject({ rows: [['north', 8]], count: 2 });
+
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/reports',
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: { definition: 'title: Sales\nsource: extract\nblocks:\n  - id: note\n    text: Hello\n' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const report = created.json<ReportPublic>();
+    const alone = parseReportDefinition(answer.block!.report);
+    if (!alone.ok) throw new Error('the answer’s report does not parse');
+    const merged = addBlockToReport(report.definition, {
+      block: alone.definition.blocks[0]!,
+      params: answer.block!.params,
+    });
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v1/studio/reports/${report.id}`,
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: { definition: merged, version: 1, agent_message_id: answer.id },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const versions = await ctx.app.inject({
+      url: `/api/v1/studio/reports/${report.id}/versions`,
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    expect(versions.json<ReportVersions>().data.map((version) => version.drafted_with_agent)).toEqual([true, false]);
+
+    // Another person's answer cannot mark a save, even in the same tenant.
+    const forged = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v1/studio/reports/${report.id}`,
+      headers: tenantHeaders(colleagueA, tenantA.id),
+      payload: { definition: merged, version: 2, agent_message_id: answer.id },
+    });
+    expect(forged.statusCode).toBe(422);
+    expect(forged.body).toContain('agent_message_id');
+  });
+
+  it('lists and deletes conversations, each person’s own', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    const listed = await ctx.app.inject({
+      url: '/api/v1/agent/conversations',
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    expect(listed.json<AgentConversations>().data.map((item) => item.id)).toContain(id);
+    const others = await ctx.app.inject({
+      url: '/api/v1/agent/conversations',
+      headers: tenantHeaders(askerB, tenantB.id),
+    });
+    expect(others.json<AgentConversations>().data.map((item) => item.id)).not.toContain(id);
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/agent/conversations/${id}`,
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    expect(removed.statusCode).toBe(204);
+    const again = await ctx.app.inject({
+      url: `/api/v1/agent/conversations/${id}`,
+      headers: tenantHeaders(askerA, tenantA.id),
+    });
+    expect(again.statusCode).toBe(404);
+  });
+});
