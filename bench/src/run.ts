@@ -19,6 +19,7 @@ import {
 } from './report.js';
 import { loadSettings, type BenchSettings } from './settings.js';
 import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
+import { checkAgentTargets, runAgent, type AgentRuns } from './agent.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
 import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
@@ -49,6 +50,7 @@ interface Runs {
   hashes: HashRunResult[];
   lists?: ListsRuns;
   studio?: StudioRuns;
+  agent?: AgentRuns;
   embedded?: EmbeddedRuns;
   pages?: PageRuns;
 }
@@ -213,6 +215,12 @@ async function runScenarios(
     runs.studio = await runStudio({ settings, track, out });
   }
 
+  // The agent's own time, its model a scripted server answering at once (issue 56, "Performance").
+  if (selected.has('agent')) {
+    out(`agent: ${settings.studio.demoRows} demo rates, a scripted model ...`);
+    runs.agent = await runAgent({ settings, track, out });
+  }
+
   // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
   if (selected.has('embedded')) {
     out('embedded server: `npm run serve -w apps/server` to the first 200 on /readyz, then idle ...');
@@ -294,6 +302,7 @@ async function main(): Promise<void> {
     ...checkTargets(runs),
     ...(runs.lists ? checkListTargets(runs.lists) : []),
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
+    ...(runs.agent ? checkAgentTargets(runs.agent) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
     ...(runs.pages ? [...checkPageTargets(runs.pages), ...checkWebSourceTargets()] : []),
   ];
@@ -365,6 +374,7 @@ async function main(): Promise<void> {
       })),
     },
     studio: runs.studio,
+    agent: runs.agent,
     embedded: runs.embedded,
     pages: runs.pages?.audit,
     targets: checks,

@@ -7,6 +7,7 @@ export const SCENARIOS = [
   'argon2id',
   'lists',
   'studio',
+  'agent',
   'embedded',
   'pages',
 ] as const;

@@ -26,6 +26,8 @@ export interface ScriptedReply {
 }
 
 export interface RecordedRequest {
+  /** performance.now() when the first piece of the answer's text was written (a streamed answer). */
+  firstContentAt?: number;
   path: string;
   headers: IncomingMessage['headers'];
   body: {
@@ -68,7 +70,8 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
-    requests.push({ path: request.url, headers: request.headers, body });
+    const recorded: RecordedRequest = { path: request.url, headers: request.headers, body };
+    requests.push(recorded);
     const reply: ScriptedReply = queue.shift() ?? {
       content: { kind: 'reply', text: 'The script has no more answers.' },
     };
@@ -117,6 +120,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     }
     const size = reply.chunk ?? 16;
     for (let index = 0; index < content.length && !gone; index += size) {
+      recorded.firstContentAt ??= performance.now();
       send({ content: content.slice(index, index + size) });
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     }

@@ -149,6 +149,8 @@ export const AgentPreviewSchema = z.object({
   rows: z.array(z.array(z.unknown())),
   /** A table: the rows of the whole result; a chart or KPI: the rows returned. */
   count: z.number().int(),
+  /** The engine's time for the preview's query. */
+  elapsed_ms: z.number(),
 });
 export type AgentPreview = z.infer<typeof AgentPreviewSchema>;
 

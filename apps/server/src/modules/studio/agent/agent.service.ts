@@ -233,7 +233,7 @@ export function createAgentService(deps: {
       ...(table ? { skip: 0, limit: AGENT_PREVIEW_ROWS } : {}),
       ...(signal ? { signal } : {}),
     });
-    return { columns: result.columns, rows: result.rows, count: result.count };
+    return { columns: result.columns, rows: result.rows, count: result.count, elapsed_ms: result.elapsed_ms };
   }
 
   const paramsOf = (params: Record<string, CompiledParam>) => params;
