@@ -383,7 +383,8 @@ export const defaultRateLimits: Config['rateLimits'] = {
   contactPerIp: { max: 5, windowMs: 15 * MINUTE },
   verifyEmailPerIp: { max: 20, windowMs: 15 * MINUTE },
   verificationMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
-  agentPerAccount: { max: 30, windowMs: MINUTE },
+  // The guided builder compiles as choices change; the daily token budget is what bounds a model's cost.
+  agentPerAccount: { max: 120, windowMs: MINUTE },
 };
 
 /** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */

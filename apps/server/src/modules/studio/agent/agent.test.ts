@@ -13,11 +13,13 @@ import {
 } from '@dataplatform/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRole } from '../../../../test/authz-fixtures.js';
-import { createUser, useTestContext, type TestUser } from '../../../../test/harness.js';
+import { createUser, generousRateLimits, useTestContext, type TestUser } from '../../../../test/harness.js';
 import { startScriptedModel, type ScriptedModel } from '../../../../test/scripted-model.js';
 import { createTenant, tenantHeaders } from '../../../../test/tenant-fixtures.js';
 import { addTokens } from './agent.repository.js';
 
+/** Questions and compiles one account may send a minute, here. */
+const AGENT_LIMIT = 60;
 const model: ScriptedModel = await startScriptedModel();
 const { ctx, admin } = useTestContext({
   env: {
@@ -28,6 +30,7 @@ const { ctx, admin } = useTestContext({
     AGENT_MAX_REPAIRS: '2',
     AGENT_TOKENS_PER_TENANT_PER_DAY: '100000',
   },
+  config: { rateLimits: { ...generousRateLimits, agentPerAccount: { max: AGENT_LIMIT, windowMs: 60_000 } } },
 });
 
 let tenantA: TenantPublic;
@@ -208,6 +211,23 @@ describe('the guided builder: POST /agent/plan/compile', () => {
     }
   });
 
+  it('limits each account’s questions and compiles, with a 429 that says when to come back', async () => {
+    const busy = await createUser(ctx);
+    await createRole(ctx, { grants: [PERMISSIONS.agentUse], userIds: [busy.id] });
+    const compile = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/agent/plan/compile',
+        headers: busy.headers,
+        payload: { source: 'demo', plan: { ...plan(), kind: undefined, source: undefined, table: 'rates' } },
+      });
+    for (let index = 0; index < AGENT_LIMIT; index += 1) expect((await compile()).statusCode).not.toBe(429);
+    const limited = await compile();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ code: string }>().code).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('needs agent:use', async () => {
     const response = await ctx.app.inject({
       method: 'POST',
@@ -308,16 +328,27 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
 
   it('never runs SQL the guard refuses, whatever the model says, and refuses after the repairs with what was tried', async () => {
     const id = await conversation(askerA, tenantA.id);
-    const hostile = ['DROP TABLE sales_a', "SELECT * FROM read_text('/etc/passwd')", "COPY sales_a TO '/tmp/out.csv'"];
+    const hostile = [
+      'DROP TABLE sales_a',
+      "SELECT * FROM read_text('/etc/passwd')",
+      "COPY sales_a TO '/tmp/out.csv'",
+      // Another tenant's table: not in this tenant's extract database, and not a name the guard allows.
+      'SELECT * FROM secret_b',
+      'SELECT 1; DELETE FROM sales_a',
+      "ATTACH '/tmp/x.duckdb' AS x",
+    ];
     model.script(
       ...hostile.map((sql) => ({ content: { kind: 'sql', title: 'T', source: 'extract', sql, chart: 'table' } })),
     );
-    const response = await ask(askerA, tenantA.id, id, 'show me the files');
-    expect(response.statusCode, response.body).toBe(422);
-    const refusal = response.json<{ detail: string; code: string }>();
-    expect(refusal.code).toBe('agent_refused');
-    expect(refusal.detail).toContain('after 3 attempts');
-    expect(model.requests).toHaveLength(3);
+    // Three attempts each (AGENT_MAX_REPAIRS 2): two questions use the six answers.
+    for (let question = 0; question < 2; question += 1) {
+      const response = await ask(askerA, tenantA.id, id, 'show me the files');
+      expect(response.statusCode, response.body).toBe(422);
+      const refusal = response.json<{ detail: string; code: string }>();
+      expect(refusal.code).toBe('agent_refused');
+      expect(refusal.detail).toContain('after 3 attempts');
+    }
+    expect(model.requests).toHaveLength(6);
     // Nothing of a refused question is kept in the conversation.
     const read = await ctx.app.inject({
       url: `/api/v1/agent/conversations/${id}`,
@@ -338,6 +369,26 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     const response = await ask(askerA, tenantA.id, id, 'anything');
     expect(response.statusCode, response.body).toBe(422);
     expect(response.json<{ detail: string }>().detail).toMatch(/not JSON.*does not fit the schema.*too long/s);
+  });
+
+  it('sends the open report’s YAML with the question, and a report the caller cannot see is a 404', async () => {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/reports',
+      headers: tenantHeaders(askerA, tenantA.id),
+      payload: { definition: 'title: Open report\nsource: extract\nblocks:\n  - id: intro_note\n    text: Hello\n' },
+    });
+    const report = created.json<ReportPublic>();
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ content: plan() });
+    const response = await ask(askerA, tenantA.id, id, 'add units by region', { report_id: report.id });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AgentMessage>().report_id).toBe(report.id);
+    expect(model.requests[0]!.body.messages[0]!.content).toContain('id: intro_note');
+    const elsewhere = await conversation(askerB, tenantB.id);
+    const hidden = await ask(askerB, tenantB.id, elsewhere, 'add units', { report_id: report.id });
+    expect(hidden.statusCode).toBe(404);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('answers a reply in words', async () => {
@@ -412,6 +463,22 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     expect(deltas.map((event) => event.data.text).join('')).toBe(JSON.stringify(plan()));
     expect(events.at(-1)).toMatchObject({ name: 'answer', data: { kind: 'plan', text: 'Units by region' } });
     expect(model.requests[0]!.body.stream).toBe(true);
+  });
+
+  it('stops a model that streams for ever at AGENT_TIMEOUT_SECONDS, with an error event', async () => {
+    const id = await conversation(askerA, tenantA.id);
+    model.script({ endless: true, chunkDelayMs: 5 });
+    const started = Date.now();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/conversations/${id}/messages`,
+      headers: tenantHeaders(askerA, tenantA.id, { accept: 'text/event-stream' }),
+      payload: { text: 'units by region' },
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const last = response.body.trim().split('\n\n').at(-1)!;
+    expect(last).toContain('event: error');
+    expect(last).toContain('"code":"agent_unavailable"');
   });
 
   it('stops the model call when the client goes away mid-stream, and keeps nothing', async () => {

@@ -194,6 +194,9 @@ Answer with exactly one JSON object, of one of these kinds:
 - "reply": {"kind":"reply","text"} to ask which of several things the person means, or to say why the data cannot answer (no table holds it, or the question asks why something happened).
 Use only the sources, tables and columns listed below, with their exact spelling. Keys another kind does not use are null.`;
 
+/** The report schema, in short: what a block the answer becomes may be. */
+const REPORT_SCHEMA = `A report is YAML: title, source (demo, tenant or extract), optional cache and params (name: {type: text|number|date|select|boolean, default}), and blocks, each with an id and exactly one of kpi {sql, value}, chart {sql, spec (Vega-Lite without data)}, table {sql, page_size} or text (Markdown). SQL names a parameter as :name.`;
+
 /** The system message: the rules, the tenant's tables, and the open report. */
 export function systemPrompt(input: {
   sources: readonly GroundedSource[];
@@ -218,7 +221,12 @@ export function systemPrompt(input: {
     );
   }
   if (input.report) {
-    parts.push('', 'The report the person has open (YAML); a new block goes at its end:', input.report.text);
+    parts.push(
+      '',
+      REPORT_SCHEMA,
+      'The report the person has open (YAML); your block goes at its end, its filters become parameters:',
+      input.report.text,
+    );
   }
   return parts.join('\n');
 }

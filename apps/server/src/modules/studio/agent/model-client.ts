@@ -107,6 +107,8 @@ export function createModelClient(config: AgentConfig & { baseUrl: string }, log
           content += piece;
           onDelta(piece);
         }
+        // An aborted stream may end without an error: a deadline or a caller that went away is not an answer.
+        if (deadline.signal.aborted && !truncated) throw deadline.signal.reason;
         return { content, tokens: tokens ?? estimateTokens(promptCharacters + content.length), truncated };
       } catch (error) {
         if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('cancelled');
