@@ -28,6 +28,7 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
 import { reportsRoutes } from './modules/studio/reports.routes.js';
+import { reportSharingRoutes } from './modules/studio/report-sharing.routes.js';
 import { extractsRoutes } from './modules/studio/extracts.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
@@ -202,6 +203,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
+      await api.register(reportSharingRoutes, {
+        sharing: services.reportSharing,
+        limits: {
+          linksPerAccount: config.rateLimits.shareLinksPerAccount,
+          linkRequests: config.rateLimits.shareLinkRequests,
+        },
+      });
       await api.register(agentRoutes, {
         agent: services.agent,
         hasPermission: services.authz.hasPermission,

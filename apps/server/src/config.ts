@@ -280,6 +280,10 @@ export interface Config {
     verificationMailPerAccount: RateLimitRule;
     /** Questions to the agent and compiled plans, per signed-in account. */
     agentPerAccount: RateLimitRule;
+    /** Share links made, per signed-in account. */
+    shareLinksPerAccount: RateLimitRule;
+    /** Views and runs through one share link, whoever holds it. */
+    shareLinkRequests: RateLimitRule;
   };
 }
 
@@ -385,6 +389,9 @@ export const defaultRateLimits: Config['rateLimits'] = {
   verificationMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
   // The guided builder compiles as choices change; the daily token budget is what bounds a model's cost.
   agentPerAccount: { max: 120, windowMs: MINUTE },
+  shareLinksPerAccount: { max: 20, windowMs: MINUTE },
+  // 200 people opening a six-block report at once is 1 400 requests: a link shown to a crowd still works.
+  shareLinkRequests: { max: 5_000, windowMs: MINUTE },
 };
 
 /** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */

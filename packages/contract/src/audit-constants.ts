@@ -47,6 +47,10 @@ export const AUDIT_ACTIONS = {
   reportDelete: 'report.delete',
   /** An earlier version of a report saved again as its newest. */
   reportRestore: 'report.restore',
+  /** Who sees a report: every member of its tenant, or the members and roles it names. */
+  reportVisibility: 'report.visibility',
+  reportLinkCreate: 'report_link.create',
+  reportLinkRevoke: 'report_link.revoke',
   /** A CSV or Parquet file uploaded as a table of the tenant's extract source. */
   extractCreate: 'extract.create',
   extractDelete: 'extract.delete',
@@ -75,4 +79,5 @@ export const AUDIT_TARGET_TYPES = {
   report: 'report',
   extract: 'extract',
   agentConversation: 'agent_conversation',
+  reportLink: 'report_link',
 } as const;

@@ -80,6 +80,8 @@ export const ERROR_STATUS = {
   report_slug_taken: 409,
   /** A Studio extract's name is taken in its tenant (an upload never replaces one: delete it first). */
   extract_name_taken: 409,
+  /** A share link that was revoked or has expired (issue 58): it will not work again. */
+  share_link_gone: 410,
   precondition_failed: 412,
   body_too_large: 413,
   /** An uploaded extract is larger than STUDIO_EXTRACT_MAX_BYTES; nothing of it is kept. */

@@ -16,6 +16,7 @@ export * from './billing.js';
 export * from './sso.js';
 export * from './studio-sources.js';
 export * from './studio-reports.js';
+export * from './studio-sharing.js';
 export * from './agent.js';
 export * from './agent-blocks.js';
 export * from './web-routes.js';

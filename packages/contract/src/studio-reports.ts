@@ -423,6 +423,8 @@ export const ReportSummarySchema = z.object({
   source: ReportSourceSchema,
   version: z.number().int(),
   built_in: z.boolean(),
+  /** `tenant`: every member of its tenant sees it; `restricted`: the members and roles it names (and its creator). */
+  visibility: z.enum(['tenant', 'restricted']),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });

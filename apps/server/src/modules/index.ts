@@ -34,6 +34,7 @@ import { createSessionService } from './sessions/sessions.service.js';
 import { createSsoService } from './sso/sso.service.js';
 import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
+import { createReportSharingService } from './studio/report-sharing.service.js';
 import { createExtractLoader } from './studio/engine/extract-files.js';
 import { createExtractsService } from './studio/extracts.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
@@ -244,6 +245,17 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     // The agent is built next; a save asks it only once the app serves.
     ownsAgentAnswer: (actor, scope, messageId) => agent.ownsAnswerBlock(actor, scope, messageId),
   });
+  const reportSharing = createReportSharingService({
+    db,
+    clock,
+    audit,
+    reports,
+    frontendHost: config.frontendHost,
+    tenantScope: async (tenantId) => {
+      const tenant = await tenants.activeTenant(tenantId);
+      return tenant ? { tenantId: tenant.id, sealedDburl: tenant.sealedDburl } : null;
+    },
+  });
   // The agent (issue 56): a model only when AGENT_BASE_URL names one; the guided builder always.
   const agentModel = config.agent.baseUrl
     ? createModelClient({ ...config.agent, baseUrl: config.agent.baseUrl }, log)
@@ -292,6 +304,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     reports,
     extracts,
     agent,
+    reportSharing,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {

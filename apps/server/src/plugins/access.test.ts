@@ -39,6 +39,9 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /api/v1/sso/link',
   // Stripe (or the sandbox) calls it; the Stripe-Signature over the raw body is its authentication.
   'POST /api/v1/subscriptions/webhook',
+  // A share link's report and its runs: the link's token is the grant, rate-limited per link (issue 58).
+  'GET /api/v1/studio/public/{token}',
+  'POST /api/v1/studio/public/{token}/run',
 ]);
 
 /**

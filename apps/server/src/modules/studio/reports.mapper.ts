@@ -18,6 +18,8 @@ export interface ReportRecord {
   slug: string;
   version: number;
   builtIn: boolean;
+  /** Who sees it: every member of its tenant, or only those it names (issue 58). */
+  visibility: 'tenant' | 'restricted';
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -35,6 +37,7 @@ export function toReportListItemFromRow(row: ReportListRow): ReportListItem {
     source: row.source,
     version: row.currentVersion,
     built_in: false,
+    visibility: row.visibility,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -49,6 +52,7 @@ export function toReportSummary(record: ReportRecord): ReportSummary {
     source: record.definition.source,
     version: record.version,
     built_in: record.builtIn,
+    visibility: record.visibility,
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
   };

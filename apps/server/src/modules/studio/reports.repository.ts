@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, like, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { reports, reportVersions, users } from '../../db/schema/index.js';
+import { reportAccess, reports, reportVersions, roles, users } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import { isUuid } from '../../lib/uuid.js';
 
@@ -22,13 +22,40 @@ export interface ReportVersionRow {
   createdAt: Date;
 }
 
-/** `id = x OR slug = x` within the tenant (a slug never looks like an id). */
-function idOrSlug(tenantId: string, key: string) {
-  const byKey = isUuid(key) ? or(eq(reports.id, key), eq(reports.slug, key)) : eq(reports.slug, key);
-  return and(eq(reports.tenantId, tenantId), byKey);
+/** Who a report's visibility is judged for: undefined is nobody in particular (every member's reports only). */
+export type Viewer = { id: string; superuser: boolean; roleNames: readonly string[] } | undefined;
+
+/**
+ * The reports `viewer` may see (issue 58): every member's, the restricted ones they created or
+ * `report_access` names them or one of their roles in, and all of them for a superuser.
+ */
+export function visibleTo(viewer: Viewer): SQL | undefined {
+  if (viewer?.superuser) return undefined;
+  const everyone = eq(reports.visibility, 'tenant');
+  if (!viewer) return everyone;
+  const byRole =
+    viewer.roleNames.length > 0
+      ? sql` OR ${reportAccess.roleId} IN (SELECT ${roles.id} FROM ${roles} WHERE ${inArray(roles.name, [...viewer.roleNames])})`
+      : sql``;
+  return or(
+    everyone,
+    eq(reports.createdBy, viewer.id),
+    sql`EXISTS (SELECT 1 FROM ${reportAccess} WHERE ${reportAccess.reportId} = ${reports.id} AND (${reportAccess.userId} = ${viewer.id}${byRole}))`,
+  );
 }
 
-export async function findReport(db: DbOrTx, tenantId: string, key: string): Promise<ReportWithText | undefined> {
+/** `id = x OR slug = x` within the tenant (a slug never looks like an id), if `viewer` may see it. */
+function idOrSlug(tenantId: string, key: string, viewer: Viewer) {
+  const byKey = isUuid(key) ? or(eq(reports.id, key), eq(reports.slug, key)) : eq(reports.slug, key);
+  return and(eq(reports.tenantId, tenantId), byKey, visibleTo(viewer));
+}
+
+export async function findReport(
+  db: DbOrTx,
+  tenantId: string,
+  key: string,
+  viewer: Viewer,
+): Promise<ReportWithText | undefined> {
   const [row] = await db
     .select({ report: reports, definition: reportVersions.definition })
     .from(reports)
@@ -36,9 +63,58 @@ export async function findReport(db: DbOrTx, tenantId: string, key: string): Pro
       reportVersions,
       and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
     )
-    .where(idOrSlug(tenantId, key))
+    .where(idOrSlug(tenantId, key, viewer))
     .limit(1);
   return row ? { ...row.report, definition: row.definition } : undefined;
+}
+
+/** A report by id with its current text, whoever may see it: a share link is its own grant. */
+export async function findReportById(db: DbOrTx, id: string): Promise<ReportWithText | undefined> {
+  const [row] = await db
+    .select({ report: reports, definition: reportVersions.definition })
+    .from(reports)
+    .innerJoin(
+      reportVersions,
+      and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
+    )
+    .where(eq(reports.id, id))
+    .limit(1);
+  return row ? { ...row.report, definition: row.definition } : undefined;
+}
+
+/** Who a restricted report names: its members and its roles. */
+export async function listReportAccess(
+  db: DbOrTx,
+  reportId: string,
+): Promise<{ userIds: string[]; roleIds: string[] }> {
+  const rows = await db.select().from(reportAccess).where(eq(reportAccess.reportId, reportId));
+  return {
+    userIds: rows.flatMap((row) => (row.userId ? [row.userId] : [])),
+    roleIds: rows.flatMap((row) => (row.roleId ? [row.roleId] : [])),
+  };
+}
+
+/** Replaces who a report names (nobody for `tenant` visibility). */
+export async function replaceReportAccess(
+  db: DbOrTx,
+  reportId: string,
+  access: { userIds: readonly string[]; roleIds: readonly string[] },
+): Promise<void> {
+  await db.delete(reportAccess).where(eq(reportAccess.reportId, reportId));
+  const rows = [
+    ...access.userIds.map((userId) => ({ reportId, userId })),
+    ...access.roleIds.map((roleId) => ({ reportId, roleId })),
+  ];
+  if (rows.length > 0) await db.insert(reportAccess).values(rows);
+}
+
+export async function setReportVisibility(
+  db: DbOrTx,
+  id: string,
+  visibility: ReportRow['visibility'],
+): Promise<ReportRow | undefined> {
+  const [row] = await db.update(reports).set({ visibility }).where(eq(reports.id, id)).returning();
+  return row;
 }
 
 /** A report as the list shows it: who saved its current version (their address if the account still exists). */
@@ -57,14 +133,16 @@ export async function listReports(
   db: DbOrTx,
   tenantId: string,
   page: { skip: number; limit: number; search?: string | undefined },
+  viewer: Viewer,
 ): Promise<Page<ReportListRow>> {
   const pattern = page.search ? containing(page.search) : undefined;
-  const where = pattern
-    ? and(
-        eq(reports.tenantId, tenantId),
-        or(ilike(reports.title, pattern), ilike(reports.description, pattern), ilike(reports.slug, pattern)),
-      )
-    : eq(reports.tenantId, tenantId);
+  const where = and(
+    eq(reports.tenantId, tenantId),
+    visibleTo(viewer),
+    pattern
+      ? or(ilike(reports.title, pattern), ilike(reports.description, pattern), ilike(reports.slug, pattern))
+      : undefined,
+  );
   const [data, total] = await Promise.all([
     page.limit === 0
       ? Promise.resolve([])

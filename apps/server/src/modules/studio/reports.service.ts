@@ -45,6 +45,7 @@ import {
   advanceVersion,
   deleteReport,
   findReport,
+  findReportById,
   findReportVersion,
   insertReport,
   insertReportVersion,
@@ -102,6 +103,7 @@ function builtInRecord(report: BuiltInReport): ReportRecord {
     slug: report.slug,
     version: 1,
     builtIn: true,
+    visibility: 'tenant',
     createdBy: null,
     createdAt: BUILT_IN_REPORTS_UPDATED_AT,
     updatedAt: BUILT_IN_REPORTS_UPDATED_AT,
@@ -123,6 +125,7 @@ function rowRecord(row: ReportWithText): ReportRecord {
     slug: row.slug,
     version: row.currentVersion,
     builtIn: false,
+    visibility: row.visibility,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -168,7 +171,7 @@ export function createReportsService(deps: {
     const builtIn = findBuiltIn(key);
     if (builtIn) return builtInRecord(builtIn);
     if (scope.tenantId === null) throw reportNotFound();
-    const row = await findReport(tx, scope.tenantId, key);
+    const row = await findReport(tx, scope.tenantId, key, scope.viewer);
     if (!row) throw reportNotFound();
     return rowRecord(row);
   }
@@ -177,7 +180,7 @@ export function createReportsService(deps: {
   async function writable(scope: StudioScope, key: string, tx: DbOrTx): Promise<ReportWithText> {
     if (findBuiltIn(key)) throw readOnly();
     if (scope.tenantId === null) throw reportNotFound();
-    const row = await findReport(tx, scope.tenantId, key);
+    const row = await findReport(tx, scope.tenantId, key, scope.viewer);
     if (!row) throw reportNotFound();
     return row;
   }
@@ -246,11 +249,16 @@ export function createReportsService(deps: {
       );
       const shown = builtIns.slice(page.skip, page.skip + page.limit);
       if (scope.tenantId === null) return { data: shown, count: builtIns.length };
-      const rows = await listReports(db, scope.tenantId, {
-        skip: Math.max(0, page.skip - builtIns.length),
-        limit: page.limit - shown.length,
-        search: page.q || undefined,
-      });
+      const rows = await listReports(
+        db,
+        scope.tenantId,
+        {
+          skip: Math.max(0, page.skip - builtIns.length),
+          limit: page.limit - shown.length,
+          search: page.q || undefined,
+        },
+        scope.viewer,
+      );
       return { data: [...shown, ...rows.data.map(toReportListItemFromRow)], count: builtIns.length + rows.count };
     },
 
@@ -435,6 +443,33 @@ export function createReportsService(deps: {
     /** One block of a saved report, cached per report version and block for the report's `cache`. */
     async run(scope: StudioScope, key: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
       const report = await resolve(scope, key);
+      const cache = {
+        key: `${report.id}:${report.version}:${request.block}`,
+        ttlSeconds: cacheSeconds(report.definition.cache),
+      };
+      return runBlock(scope, report.definition, request, cache, signal);
+    },
+
+    /**
+     * A tenant's report by id whoever asks: a share link is its own grant, checked by its caller.
+     * A report of another tenant than the scope's is a 404.
+     */
+    async recordById(scope: StudioScope, reportId: string): Promise<ReportRecord> {
+      const row = await findReportById(db, reportId);
+      if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
+      return rowRecord(row);
+    },
+
+    /** One block of a report by id as a share link runs it: cached per version as any run. */
+    async runById(
+      scope: StudioScope,
+      reportId: string,
+      request: ReportRun,
+      signal?: AbortSignal,
+    ): Promise<ReportRunResult> {
+      const row = await findReportById(db, reportId);
+      if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
+      const report = rowRecord(row);
       const cache = {
         key: `${report.id}:${report.version}:${request.block}`,
         ttlSeconds: cacheSeconds(report.definition.cache),

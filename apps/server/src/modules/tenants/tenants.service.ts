@@ -260,6 +260,12 @@ export function createTenantsService(deps: {
     },
 
     /** For the tenant-context plugin: checks in the order 404 unknown, 403 inactive, 403 not a member. */
+    /** An active tenant's id and sealed database URL, whoever asks (a share link runs there); null otherwise. */
+    async activeTenant(tenantId: string): Promise<{ id: string; sealedDburl: string | null } | null> {
+      const tenant = await findTenantById(db, tenantId);
+      return tenant && tenant.status === 'active' ? { id: tenant.id, sealedDburl: tenant.dburlSealed } : null;
+    },
+
     async resolveContext(tenantId: string, auth: AuthContext): Promise<TenantContext> {
       if (!isUuid(tenantId)) throw notFound(tenantMessages.notFound);
       const found = await findTenantWithMembership(db, tenantId, auth.user.id);

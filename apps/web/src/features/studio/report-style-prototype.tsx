@@ -29,6 +29,7 @@ const report: ReportPublic = {
   source: 'demo',
   version: 1,
   built_in: true,
+  visibility: 'tenant',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   definition: '',

@@ -25,6 +25,18 @@ export interface StudioScope {
   tenantId: string | null;
   /** The chosen tenant's sealed `dburl`; null or omitted: it has no `tenant` source. */
   sealedDburl?: string | null;
+  /**
+   * Who asks, for a restricted report (issue 58): omitted means nobody in particular, who sees only
+   * reports every member sees. The engine itself never reads it.
+   */
+  viewer?: ReportViewer | undefined;
+}
+
+/** A signed-in caller as a report's visibility judges them. */
+export interface ReportViewer {
+  id: string;
+  superuser: boolean;
+  roleNames: readonly string[];
 }
 
 export type ParamValue = string | number | boolean | null;

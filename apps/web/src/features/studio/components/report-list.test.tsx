@@ -16,6 +16,7 @@ const OWN: ReportListItem = {
   source: 'extract',
   version: 4,
   built_in: false,
+  visibility: 'tenant',
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
   updated_by: 'ana@example.com',

@@ -17,6 +17,7 @@ const REPORT: ReportPublic = {
   source: 'demo',
   version: 3,
   built_in: false,
+  visibility: 'tenant',
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
   definition: 'title: Rates',

@@ -47,6 +47,7 @@ function report(version: number, note: string): ReportPublic {
     source: 'demo',
     version,
     built_in: false,
+    visibility: 'tenant',
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-02T10:00:00.000Z',
     definition: TEXT(note),

@@ -1,0 +1,209 @@
+import {
+  authMessages,
+  HttpErrorSchema,
+  PERMISSIONS,
+  ReportIdParamsSchema,
+  ReportLinkCreatedSchema,
+  ReportLinkCreateSchema,
+  ReportLinkIdParamsSchema,
+  ReportLinksSchema,
+  ReportRunResultSchema,
+  ReportVisibilitySchema,
+  SharedReportSchema,
+  SharedRunSchema,
+  ShareTokenParamsSchema,
+  ValidationErrorSchema,
+} from '@dataplatform/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RateLimitRule } from '../../config.js';
+import { disconnectSignal } from '../../lib/disconnect-signal.js';
+import { denied, missing } from '../../lib/route-responses.js';
+import { currentActor } from '../../plugins/auth.js';
+import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
+import { scopeOf } from './request-scope.js';
+
+/** A shared report's answers are for its holder alone: never indexed, never named to another site. */
+function privateAnswer(reply: FastifyReply) {
+  reply
+    .header('x-robots-tag', 'noindex, nofollow')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store');
+}
+
+const byLinkToken = (request: FastifyRequest) => {
+  const token = (request.params as { token?: unknown } | undefined)?.token;
+  return typeof token === 'string' ? tokenHash(token) : undefined;
+};
+
+/**
+ * Who sees a report and its share links (issue 58), under /studio: an author's routes need
+ * `reports:write` in the tenant chosen with X-Tenant-ID; the public ones need only a live token.
+ */
+export const reportSharingRoutes: FastifyPluginAsyncZod<{
+  sharing: ReportSharingService;
+  limits: { linksPerAccount: RateLimitRule; linkRequests: RateLimitRule };
+}> = async (app, options) => {
+  const { sharing } = options;
+  const tags = ['studio'];
+  const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
+  const perLink = app.limit('share-link', options.limits.linkRequests, byLinkToken, authMessages.tooManyRequests);
+  const linksPerAccount = app.limit(
+    'share-link-create',
+    options.limits.linksPerAccount,
+    (request) => request.auth?.user.id,
+    authMessages.tooManyRequests,
+  );
+
+  app.get(
+    '/studio/reports/:report_id/visibility',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_reports_visibility_read',
+        tags,
+        summary: 'Who sees a report: every member of its tenant, or the members and roles it names',
+        params: ReportIdParamsSchema,
+        response: { 200: ReportVisibilitySchema, ...missing, ...denied },
+      },
+    },
+    async (request) => sharing.visibility(scopeOf(request), request.params.report_id),
+  );
+
+  app.put(
+    '/studio/reports/:report_id/visibility',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_reports_visibility_update',
+        tags,
+        summary:
+          'Set who sees a report (audited): `tenant`, or `restricted` to the members and roles named (and its creator); anyone else gets 404',
+        params: ReportIdParamsSchema,
+        body: ReportVisibilitySchema,
+        response: { 200: ReportVisibilitySchema, 404: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) =>
+      sharing.setVisibility(currentActor(request), scopeOf(request), request.params.report_id, request.body),
+  );
+
+  app.post(
+    '/studio/reports/:report_id/links',
+    {
+      config: write,
+      preHandler: [linksPerAccount],
+      schema: {
+        operationId: 'studio_report_links_create',
+        tags,
+        summary:
+          'Make a read-only share link to a report, optionally expiring and with parameter values fixed; its token is told once',
+        params: ReportIdParamsSchema,
+        body: ReportLinkCreateSchema,
+        response: {
+          201: ReportLinkCreatedSchema,
+          404: HttpErrorSchema,
+          409: HttpErrorSchema,
+          422: ValidationErrorSchema,
+          429: HttpErrorSchema,
+          ...denied,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(
+          await sharing.createLink(currentActor(request), scopeOf(request), request.params.report_id, request.body),
+        ),
+  );
+
+  app.get(
+    '/studio/reports/:report_id/links',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_report_links_list',
+        tags,
+        summary: "A report's share links, the newest first (their tokens are never told again)",
+        params: ReportIdParamsSchema,
+        response: { 200: ReportLinksSchema, ...missing, ...denied },
+      },
+    },
+    async (request) => sharing.listLinks(scopeOf(request), request.params.report_id),
+  );
+
+  app.delete(
+    '/studio/links/:link_id',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_report_links_revoke',
+        tags,
+        summary: 'Revoke a share link (audited): it answers 410 from then on',
+        params: ReportLinkIdParamsSchema,
+        response: { 204: z.null(), ...missing, ...denied },
+      },
+    },
+    async (request, reply) => {
+      await sharing.revokeLink(currentActor(request), scopeOf(request), request.params.link_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/studio/public/:token',
+    {
+      config: { access: 'public' },
+      preHandler: [perLink],
+      schema: {
+        operationId: 'studio_public_report',
+        tags,
+        summary: 'The report a share link shows, without its SQL (no account needed); 410 once revoked or expired',
+        params: ShareTokenParamsSchema,
+        response: {
+          200: SharedReportSchema,
+          404: HttpErrorSchema,
+          410: HttpErrorSchema,
+          422: ValidationErrorSchema,
+          429: HttpErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      privateAnswer(reply);
+      return sharing.sharedReport(request.params.token);
+    },
+  );
+
+  app.post(
+    '/studio/public/:token/run',
+    {
+      config: { access: 'public' },
+      preHandler: [perLink],
+      schema: {
+        operationId: 'studio_public_run',
+        tags,
+        summary:
+          "Run one block of a shared report, paged and cached as any run; the link's fixed values cannot be changed (403)",
+        params: ShareTokenParamsSchema,
+        body: SharedRunSchema,
+        response: {
+          200: ReportRunResultSchema,
+          403: HttpErrorSchema,
+          404: HttpErrorSchema,
+          410: HttpErrorSchema,
+          422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+          429: HttpErrorSchema,
+          503: HttpErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      privateAnswer(reply);
+      return sharing.sharedRun(request.params.token, request.body, disconnectSignal(reply));
+    },
+  );
+};

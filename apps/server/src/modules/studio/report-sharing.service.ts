@@ -1,0 +1,277 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  blockKind,
+  coerceParamValue,
+  publicReportParams,
+  REPORT_LINK_LIFETIME_MAX_DAYS,
+  REPORT_LINKS_MAX,
+  REPORT_PAGE_SIZE_DEFAULT,
+  reportMessages,
+  sharingMessages,
+  type ReportBlock,
+  type ReportLink,
+  type ReportLinkCreate,
+  type ReportLinkCreated,
+  type ReportLinks,
+  type ReportRun,
+  type ReportRunResult,
+  type ReportVisibility,
+  type SharedBlock,
+  type SharedReport,
+  type ValidationErrorItem,
+} from '@dataplatform/contract';
+import { reportTextHtml } from '@dataplatform/contract/markdown';
+import type { Database } from '../../db/client.js';
+import type { Actor } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, conflict, fieldError, forbidden, notFound } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { ParamValue, StudioScope } from './engine/engine.js';
+import {
+  countLiveLinks,
+  findLink,
+  findLinkByHash,
+  insertReportLink,
+  listReportLinks,
+  membersAmong,
+  revokeLink,
+  rolesAmong,
+  type ReportLinkRow,
+} from './report-links.repository.js';
+import { listReportAccess, replaceReportAccess, setReportVisibility } from './reports.repository.js';
+import type { ReportsService } from './reports.service.js';
+
+const DAY_MS = 86_400_000;
+
+/** The SHA-256 of a link's token, the only form of it that is kept. */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+const linkGone = () => new AppError('share_link_gone', sharingMessages.linkGone);
+const linkNotFound = () => notFound(sharingMessages.linkNotFound);
+
+function isLive(link: ReportLinkRow, now: Date): boolean {
+  return link.revokedAt === null && (link.expiresAt === null || link.expiresAt > now);
+}
+
+function toLink(link: ReportLinkRow, now: Date): ReportLink {
+  return {
+    id: link.id,
+    report_id: link.reportId,
+    params: link.params,
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    revoked_at: link.revokedAt?.toISOString() ?? null,
+    created_by: link.createdBy,
+    created_at: link.createdAt.toISOString(),
+    active: isLive(link, now),
+  };
+}
+
+/** A block as a link shows it: what to draw, never its SQL. */
+function sharedBlock(block: ReportBlock): SharedBlock {
+  const base = { id: block.id, kind: blockKind(block), title: block.title ?? null };
+  if (block.kpi) {
+    const { value, format, label } = block.kpi;
+    return { ...base, kpi: { value, ...(format ? { format } : {}), ...(label ? { label } : {}) } };
+  }
+  if (block.chart) return { ...base, chart: { spec: block.chart.spec } };
+  if (block.table) return { ...base, table: { page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
+  return { ...base, html: reportTextHtml(block.text ?? '') };
+}
+
+/**
+ * Who sees a report, and share links (issue 58). An author (`reports:write`) who can see a report
+ * sets its visibility and makes, lists and revokes its links; anyone holding a live link's token
+ * sees that report alone, run in its tenant with the link's parameter values forced.
+ */
+export function createReportSharingService(deps: {
+  db: Database;
+  clock: Clock;
+  audit: AuditService;
+  reports: Pick<ReportsService, 'get' | 'recordById' | 'runById'>;
+  /** The public URL of the web app (FRONTEND_HOST), for the link's address. */
+  frontendHost: string;
+  /** The scope a link runs in: its tenant if active, with its database's sealed URL. */
+  tenantScope: (tenantId: string) => Promise<StudioScope | null>;
+}) {
+  const { db, clock, audit, reports } = deps;
+
+  /** A tenant report the author can see (a built-in cannot be shared or restricted). */
+  async function authored(scope: StudioScope, key: string) {
+    const report = await reports.get(scope, key);
+    if (report.built_in) throw new AppError('report_read_only', sharingMessages.builtInShare);
+    return report;
+  }
+
+  /** A live link by its token, and the scope its runs take; a revoked or expired one is a 410. */
+  async function liveLink(token: string) {
+    const link = await findLinkByHash(db, tokenHash(token));
+    if (!link) throw linkNotFound();
+    if (!isLive(link, clock.now())) throw linkGone();
+    const scope = await deps.tenantScope(link.tenantId);
+    if (!scope) throw linkNotFound();
+    return { link, scope };
+  }
+
+  return {
+    async visibility(scope: StudioScope, key: string): Promise<ReportVisibility> {
+      const report = await authored(scope, key);
+      const access = await listReportAccess(db, report.id);
+      return { visibility: report.visibility, user_ids: access.userIds, role_ids: access.roleIds };
+    },
+
+    async setVisibility(
+      actor: Actor,
+      scope: StudioScope,
+      key: string,
+      body: ReportVisibility,
+    ): Promise<ReportVisibility> {
+      const report = await authored(scope, key);
+      const tenantId = scope.tenantId!;
+      const restricted = body.visibility === 'restricted';
+      const userIds = restricted ? [...new Set(body.user_ids)] : [];
+      const roleIds = restricted ? [...new Set(body.role_ids)] : [];
+      const problems: ValidationErrorItem[] = [];
+      const members = await membersAmong(db, tenantId, userIds);
+      userIds.forEach((id, index) => {
+        if (!members.has(id))
+          problems.push({ loc: ['body', 'user_ids', index], msg: sharingMessages.notMember, type: 'value_error' });
+      });
+      const known = await rolesAmong(db, roleIds);
+      roleIds.forEach((id, index) => {
+        if (!known.has(id))
+          problems.push({ loc: ['body', 'role_ids', index], msg: sharingMessages.unknownRole, type: 'value_error' });
+      });
+      if (problems.length > 0) throw new AppError('validation_failed', problems);
+      await db.transaction(async (tx) => {
+        const before = await listReportAccess(tx, report.id);
+        await setReportVisibility(tx, report.id, body.visibility);
+        await replaceReportAccess(tx, report.id, { userIds, roleIds });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportVisibility,
+          targetType: AUDIT_TARGET_TYPES.report,
+          targetId: report.id,
+          before: { visibility: report.visibility, user_ids: before.userIds, role_ids: before.roleIds },
+          after: { visibility: body.visibility, user_ids: userIds, role_ids: roleIds },
+        });
+      });
+      return { visibility: body.visibility, user_ids: userIds, role_ids: roleIds };
+    },
+
+    async createLink(
+      actor: Actor,
+      scope: StudioScope,
+      key: string,
+      body: ReportLinkCreate,
+    ): Promise<ReportLinkCreated> {
+      const report = await authored(scope, key);
+      const now = clock.now();
+      const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
+      if (expiresAt && expiresAt <= now) throw fieldError(['body', 'expires_at'], sharingMessages.expiryPast);
+      if (expiresAt && expiresAt.getTime() - now.getTime() > REPORT_LINK_LIFETIME_MAX_DAYS * DAY_MS) {
+        throw fieldError(['body', 'expires_at'], sharingMessages.expiryTooFar);
+      }
+      const record = await reports.recordById(scope, report.id);
+      const declared = record.definition.params ?? {};
+      const params: Record<string, ParamValue> = {};
+      const problems: ValidationErrorItem[] = [];
+      for (const [name, value] of Object.entries(body.params)) {
+        const param = Object.hasOwn(declared, name) ? declared[name] : undefined;
+        const coerced = param ? coerceParamValue(param, value) : { error: reportMessages.unknownParam };
+        if (coerced.error !== undefined)
+          problems.push({ loc: ['body', 'params', name], msg: coerced.error, type: 'value_error' });
+        else params[name] = coerced.value;
+      }
+      if (problems.length > 0) throw new AppError('validation_failed', problems);
+      const token = randomBytes(32).toString('base64url');
+      const link = await db.transaction(async (tx) => {
+        if ((await countLiveLinks(tx, report.id, now)) >= REPORT_LINKS_MAX)
+          throw conflict(sharingMessages.tooManyLinks);
+        const row = await insertReportLink(tx, {
+          reportId: report.id,
+          tenantId: scope.tenantId!,
+          tokenHash: tokenHash(token),
+          params,
+          expiresAt,
+          createdBy: actor.user.id,
+          createdAt: now,
+        });
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportLinkCreate,
+          targetType: AUDIT_TARGET_TYPES.reportLink,
+          targetId: row.id,
+          before: null,
+          after: { report_id: report.id, params, expires_at: expiresAt?.toISOString() ?? null },
+        });
+        return row;
+      });
+      return { ...toLink(link, now), token, url: `${deps.frontendHost}/s/${token}` };
+    },
+
+    async listLinks(scope: StudioScope, key: string): Promise<ReportLinks> {
+      const report = await authored(scope, key);
+      const now = clock.now();
+      const rows = await listReportLinks(db, report.id);
+      return { data: rows.map((row) => toLink(row, now)), count: rows.length };
+    },
+
+    /** Revokes a link of a report the author can see; a revoked link stays listed, and answers 410. */
+    async revokeLink(actor: Actor, scope: StudioScope, linkId: string): Promise<void> {
+      if (scope.tenantId === null) throw linkNotFound();
+      const link = await findLink(db, scope.tenantId, linkId);
+      if (!link) throw linkNotFound();
+      // The author must see the report (a restricted one hides its links too).
+      await authored(scope, link.reportId).catch(() => {
+        throw linkNotFound();
+      });
+      await db.transaction(async (tx) => {
+        const revoked = await revokeLink(tx, link.id, clock.now());
+        if (!revoked) return;
+        await audit.record(tx, actor, {
+          action: AUDIT_ACTIONS.reportLinkRevoke,
+          targetType: AUDIT_TARGET_TYPES.reportLink,
+          targetId: link.id,
+          before: { report_id: link.reportId, revoked_at: null },
+          after: { report_id: link.reportId, revoked_at: revoked.revokedAt?.toISOString() ?? null },
+        });
+      });
+    },
+
+    /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
+    async sharedReport(token: string): Promise<SharedReport> {
+      const { link, scope } = await liveLink(token);
+      const record = await reports.recordById(scope, link.reportId);
+      const locked = link.params;
+      return {
+        title: record.definition.title,
+        description: record.definition.description ?? null,
+        params: publicReportParams(record.definition).map(({ options_sql: _query, ...param }) => ({
+          ...param,
+          ...(Object.hasOwn(locked, param.name) ? { default: locked[param.name] ?? null } : {}),
+          locked: Object.hasOwn(locked, param.name),
+        })),
+        blocks: record.definition.blocks.map(sharedBlock),
+        expires_at: link.expiresAt?.toISOString() ?? null,
+      };
+    },
+
+    /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
+    async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
+      const { link, scope } = await liveLink(token);
+      for (const [name, value] of Object.entries(link.params)) {
+        if (Object.hasOwn(request.params, name) && String(request.params[name]) !== String(value)) {
+          throw forbidden(sharingMessages.paramLocked);
+        }
+      }
+      return reports.runById(
+        scope,
+        link.reportId,
+        { ...request, params: { ...request.params, ...link.params } },
+        signal,
+      );
+    },
+  };
+}
+
+export type ReportSharingService = ReturnType<typeof createReportSharingService>;

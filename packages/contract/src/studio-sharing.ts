@@ -1,0 +1,105 @@
+import './zod-config.js';
+import { z } from 'zod';
+import { pageOf } from './common.js';
+import {
+  REPORT_BLOCK_KINDS,
+  REPORT_PARAM_VALUE_MAX,
+  ReportParamPublicSchema,
+  ReportRunSchema,
+} from './studio-reports.js';
+
+/*
+ * Studio beyond the team (issue 58): who sees a report in its tenant, and read-only share links for
+ * people without an account. A link shows one report alone: its blocks without their SQL, its
+ * parameters with the link's fixed values locked.
+ */
+
+export const REPORT_VISIBILITIES = ['tenant', 'restricted'] as const;
+/** Most members and roles a restricted report may name. */
+export const REPORT_ACCESS_USERS_MAX = 200;
+export const REPORT_ACCESS_ROLES_MAX = 50;
+/** Most links a report may have that are neither revoked nor expired. */
+export const REPORT_LINKS_MAX = 50;
+/** The furthest a link's expiry may be set: a year. */
+export const REPORT_LINK_LIFETIME_MAX_DAYS = 366;
+
+export const sharingMessages = {
+  notMember: 'Every person named must be a member of this tenant',
+  unknownRole: 'Every role named must exist',
+  tooManyLinks: `A report has at most ${REPORT_LINKS_MAX} live links: revoke one first`,
+  expiryPast: 'The expiry must be in the future',
+  expiryTooFar: `A link expires within ${REPORT_LINK_LIFETIME_MAX_DAYS} days`,
+  linkNotFound: 'Link not found',
+  linkGone: 'This link has been revoked or has expired: ask whoever shared it for a new one',
+  paramLocked: 'This parameter is fixed by the link and cannot be changed',
+  builtInShare: 'The built-in reports are every signed-in user’s already: share a copy of one instead',
+} as const;
+
+export const ReportVisibilitySchema = z.object({
+  visibility: z.enum(REPORT_VISIBILITIES),
+  /** Members of the tenant who see a restricted report (besides its creator); ignored for `tenant`. */
+  user_ids: z.array(z.uuid()).max(REPORT_ACCESS_USERS_MAX).default([]),
+  /** Roles whose holders (members of the tenant) see it. */
+  role_ids: z.array(z.uuid()).max(REPORT_ACCESS_ROLES_MAX).default([]),
+});
+export type ReportVisibility = z.infer<typeof ReportVisibilitySchema>;
+
+const ParamValueSchema = z.union([z.string().max(REPORT_PARAM_VALUE_MAX), z.number(), z.boolean()]);
+
+export const ReportLinkCreateSchema = z.object({
+  /** When the link stops working; omitted: never (until revoked). */
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  /** Parameter values fixed for every run through the link. */
+  params: z.record(z.string().max(63), ParamValueSchema).default({}),
+});
+export type ReportLinkCreate = z.infer<typeof ReportLinkCreateSchema>;
+
+export const ReportLinkSchema = z.object({
+  id: z.uuid(),
+  report_id: z.uuid(),
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  expires_at: z.iso.datetime().nullable(),
+  revoked_at: z.iso.datetime().nullable(),
+  created_by: z.uuid().nullable(),
+  created_at: z.iso.datetime(),
+  /** Neither revoked nor expired. */
+  active: z.boolean(),
+});
+export type ReportLink = z.infer<typeof ReportLinkSchema>;
+/** A link as made: the only time its token is told (only its hash is kept). */
+export const ReportLinkCreatedSchema = ReportLinkSchema.extend({
+  token: z.string(),
+  /** The page that shows the report: `FRONTEND_HOST/s/{token}`. */
+  url: z.string(),
+});
+export type ReportLinkCreated = z.infer<typeof ReportLinkCreatedSchema>;
+export const ReportLinksSchema = pageOf(ReportLinkSchema);
+export type ReportLinks = z.infer<typeof ReportLinksSchema>;
+
+export const ReportLinkIdParamsSchema = z.object({ link_id: z.uuid() });
+export const ShareTokenParamsSchema = z.object({ token: z.string().min(1).max(200) });
+
+/** A block as a shared report shows it: what to draw, never the SQL behind it. */
+export const SharedBlockSchema = z.object({
+  id: z.string(),
+  kind: z.enum(REPORT_BLOCK_KINDS),
+  title: z.string().nullable(),
+  kpi: z.object({ value: z.string(), format: z.string().optional(), label: z.string().optional() }).optional(),
+  chart: z.object({ spec: z.record(z.string(), z.unknown()) }).optional(),
+  table: z.object({ page_size: z.number().int() }).optional(),
+  html: z.string().optional(),
+});
+export type SharedBlock = z.infer<typeof SharedBlockSchema>;
+
+/** `GET /studio/public/{token}`: the report a link shows. */
+export const SharedReportSchema = z.object({
+  title: z.string(),
+  description: z.string().nullable(),
+  /** Select options come from the definition only (a query's options are not run for a link). */
+  params: z.array(ReportParamPublicSchema.omit({ options_sql: true }).extend({ locked: z.boolean() })),
+  blocks: z.array(SharedBlockSchema),
+  expires_at: z.iso.datetime().nullable(),
+});
+export type SharedReport = z.infer<typeof SharedReportSchema>;
+
+export const SharedRunSchema = ReportRunSchema;
