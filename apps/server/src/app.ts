@@ -205,6 +205,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(studioSourcesRoutes, { engine: services.studioEngine });
       await api.register(reportSharingRoutes, {
         sharing: services.reportSharing,
+        embedding: services.reportEmbedding,
         limits: {
           linksPerAccount: config.rateLimits.shareLinksPerAccount,
           linkRequests: config.rateLimits.shareLinkRequests,

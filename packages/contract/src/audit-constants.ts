@@ -51,6 +51,10 @@ export const AUDIT_ACTIONS = {
   reportVisibility: 'report.visibility',
   reportLinkCreate: 'report_link.create',
   reportLinkRevoke: 'report_link.revoke',
+  /** The sites allowed to frame a tenant's reports. */
+  embedSettingsUpdate: 'embed.settings.update',
+  /** A tenant's embed secret made anew (the old one stops signing at once); the secret is never recorded. */
+  embedSecretRotate: 'embed.secret.rotate',
   /** A CSV or Parquet file uploaded as a table of the tenant's extract source. */
   extractCreate: 'extract.create',
   extractDelete: 'extract.delete',

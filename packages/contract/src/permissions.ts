@@ -16,6 +16,7 @@ export const PERMISSIONS = {
   reportsWrite: 'reports:write',
   sourcesWrite: 'sources:write',
   agentUse: 'agent:use',
+  embedManage: 'embed:manage',
 } as const;
 export type PermissionName = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
@@ -36,4 +37,6 @@ export const PERMISSION_DESCRIPTIONS: Record<PermissionName, string> = {
   'reports:write': 'Create, change, delete and restore Studio reports of the tenants one belongs to',
   'sources:write': 'Upload and delete Studio extracts of the tenants one belongs to',
   'agent:use': 'Ask the agent and build blocks with it over the sources of the tenants one belongs to',
+  'embed:manage':
+    'Choose the sites that may embed the reports of the tenants one belongs to, and rotate their embed secret',
 };

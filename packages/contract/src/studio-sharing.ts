@@ -22,6 +22,10 @@ export const REPORT_ACCESS_ROLES_MAX = 50;
 export const REPORT_LINKS_MAX = 50;
 /** The furthest a link's expiry may be set: a year. */
 export const REPORT_LINK_LIFETIME_MAX_DAYS = 366;
+/** Most origins a tenant may allow to embed its reports. */
+export const EMBED_ORIGINS_MAX = 20;
+/** The longest an embed token may live: they are short-lived by design. */
+export const EMBED_TOKEN_LIFETIME_MAX_SECONDS = 24 * 3600;
 
 export const sharingMessages = {
   notMember: 'Every person named must be a member of this tenant',
@@ -33,6 +37,13 @@ export const sharingMessages = {
   linkGone: 'This link has been revoked or has expired: ask whoever shared it for a new one',
   paramLocked: 'This parameter is fixed by the link and cannot be changed',
   builtInShare: 'The built-in reports are every signed-in user’s already: share a copy of one instead',
+  originInvalid: 'An origin is https://host or https://host:port (http only for localhost), without a path',
+  embedTokenInvalid: 'The embed token is not valid: sign it with the tenant’s current embed secret (HS256)',
+  embedTokenExpired: 'The embed token has expired: sign a new one',
+  embedTokenTooLong: `An embed token lives at most ${EMBED_TOKEN_LIFETIME_MAX_SECONDS / 3600} hours: sign one that expires sooner`,
+  embedOtherReport: 'The embed token names another report',
+  embedOriginRefused: 'This origin may not embed the tenant’s reports: add it to the allowed origins',
+  embedNoTenant: 'Choose a tenant with the X-Tenant-ID header: embedding is set per tenant',
 } as const;
 
 export const ReportVisibilitySchema = z.object({
@@ -103,3 +114,24 @@ export const SharedReportSchema = z.object({
 export type SharedReport = z.infer<typeof SharedReportSchema>;
 
 export const SharedRunSchema = ReportRunSchema;
+
+/** `PUT /studio/embed/settings`: the origins allowed to frame the tenant's reports. */
+export const EmbedSettingsUpdateSchema = z.object({
+  origins: z.array(z.string().max(253)).max(EMBED_ORIGINS_MAX),
+});
+export const EmbedSettingsSchema = z.object({
+  origins: z.array(z.string()),
+  /** Whether a secret has been made (it is shown once, when made). */
+  secret_set: z.boolean(),
+  secret_created_at: z.iso.datetime().nullable(),
+});
+export type EmbedSettings = z.infer<typeof EmbedSettingsSchema>;
+/** `POST /studio/embed/secret`: the new secret, told this once. */
+export const EmbedSecretSchema = z.object({ secret: z.string(), created_at: z.iso.datetime() });
+export type EmbedSecret = z.infer<typeof EmbedSecretSchema>;
+
+/** The embedded viewer's calls: the report in the page's path and the token its iframe was given. */
+const EmbedTokenFields = { report_id: z.uuid(), token: z.string().min(1).max(8_000) };
+export const EmbedViewSchema = z.object(EmbedTokenFields);
+export const EmbedRunSchema = ReportRunSchema.extend(EmbedTokenFields);
+export type EmbedRun = z.infer<typeof EmbedRunSchema>;

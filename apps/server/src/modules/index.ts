@@ -35,6 +35,7 @@ import { createSsoService } from './sso/sso.service.js';
 import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
 import { createReportSharingService } from './studio/report-sharing.service.js';
+import { createReportEmbeddingService } from './studio/report-embedding.service.js';
 import { createExtractLoader } from './studio/engine/extract-files.js';
 import { createExtractsService } from './studio/extracts.service.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
@@ -256,6 +257,20 @@ export async function createServices(config: Config, deps: ServiceDeps) {
       return tenant ? { tenantId: tenant.id, sealedDburl: tenant.sealedDburl } : null;
     },
   });
+  const reportEmbedding = createReportEmbeddingService({
+    db,
+    clock,
+    audit,
+    secrets: createSecretBox(deriveKey(config.secretKey, 'embed-secret')),
+    reports,
+    sharing: reportSharing,
+    ownOrigin: new URL(config.frontendHost).origin,
+    reportScope: async (reportId) => {
+      const tenantId = await reports.tenantOf(reportId);
+      const tenant = tenantId ? await tenants.activeTenant(tenantId) : null;
+      return tenant ? { tenantId: tenant.id, sealedDburl: tenant.sealedDburl } : null;
+    },
+  });
   // The agent (issue 56): a model only when AGENT_BASE_URL names one; the guided builder always.
   const agentModel = config.agent.baseUrl
     ? createModelClient({ ...config.agent, baseUrl: config.agent.baseUrl }, log)
@@ -305,6 +320,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     extracts,
     agent,
     reportSharing,
+    reportEmbedding,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {

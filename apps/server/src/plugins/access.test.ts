@@ -42,6 +42,9 @@ const PUBLIC_OPERATIONS = new Set([
   // A share link's report and its runs: the link's token is the grant, rate-limited per link (issue 58).
   'GET /api/v1/studio/public/{token}',
   'POST /api/v1/studio/public/{token}/run',
+  // An embedded report and its runs: a token signed with the tenant's embed secret is the grant.
+  'POST /api/v1/studio/embed/report',
+  'POST /api/v1/studio/embed/run',
 ]);
 
 /**

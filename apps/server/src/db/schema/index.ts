@@ -11,3 +11,4 @@ export * from './sso.js';
 export * from './studio-reports.js';
 export * from './studio-extracts.js';
 export * from './agent.js';
+export * from './studio-embed.js';

@@ -1,5 +1,10 @@
 import {
   authMessages,
+  EmbedRunSchema,
+  EmbedSecretSchema,
+  EmbedSettingsSchema,
+  EmbedSettingsUpdateSchema,
+  EmbedViewSchema,
   HttpErrorSchema,
   PERMISSIONS,
   ReportIdParamsSchema,
@@ -21,6 +26,7 @@ import type { RateLimitRule } from '../../config.js';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
+import type { ReportEmbeddingService } from './report-embedding.service.js';
 import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
 import { scopeOf } from './request-scope.js';
 
@@ -43,9 +49,20 @@ const byLinkToken = (request: FastifyRequest) => {
  */
 export const reportSharingRoutes: FastifyPluginAsyncZod<{
   sharing: ReportSharingService;
+  embedding: ReportEmbeddingService;
   limits: { linksPerAccount: RateLimitRule; linkRequests: RateLimitRule };
 }> = async (app, options) => {
-  const { sharing } = options;
+  const { sharing, embedding } = options;
+  const manage = { access: { permission: PERMISSIONS.embedManage } } as const;
+  const perEmbeddedReport = app.limit(
+    'embed-report',
+    options.limits.linkRequests,
+    (request) => {
+      const reportId = (request.body as { report_id?: unknown } | undefined)?.report_id;
+      return typeof reportId === 'string' ? reportId : undefined;
+    },
+    authMessages.tooManyRequests,
+  );
   const tags = ['studio'];
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
   const perLink = app.limit('share-link', options.limits.linkRequests, byLinkToken, authMessages.tooManyRequests);
@@ -204,6 +221,102 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       privateAnswer(reply);
       return sharing.sharedRun(request.params.token, request.body, disconnectSignal(reply));
+    },
+  );
+
+  app.get(
+    '/studio/embed/settings',
+    {
+      config: manage,
+      schema: {
+        operationId: 'studio_embed_settings_read',
+        tags,
+        summary: 'The origins allowed to embed the chosen tenant’s reports, and whether its embed secret is set',
+        response: { 200: EmbedSettingsSchema, 400: HttpErrorSchema, ...denied },
+      },
+    },
+    async (request) => embedding.settings(scopeOf(request)),
+  );
+
+  app.put(
+    '/studio/embed/settings',
+    {
+      config: manage,
+      schema: {
+        operationId: 'studio_embed_settings_update',
+        tags,
+        summary: 'Set the origins (https://host[:port]) allowed to frame the chosen tenant’s reports (audited)',
+        body: EmbedSettingsUpdateSchema,
+        response: { 200: EmbedSettingsSchema, 400: HttpErrorSchema, 422: ValidationErrorSchema, ...denied },
+      },
+    },
+    async (request) => embedding.updateSettings(currentActor(request), scopeOf(request), request.body.origins),
+  );
+
+  app.post(
+    '/studio/embed/secret',
+    {
+      config: manage,
+      schema: {
+        operationId: 'studio_embed_secret_rotate',
+        tags,
+        summary:
+          'Make the chosen tenant’s embed secret anew (HS256), told this once; tokens signed with the old one stop working (audited)',
+        response: { 201: EmbedSecretSchema, 400: HttpErrorSchema, ...denied },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(await embedding.rotateSecret(currentActor(request), scopeOf(request))),
+  );
+
+  const embedErrors = {
+    403: HttpErrorSchema,
+    404: HttpErrorSchema,
+    422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+    429: HttpErrorSchema,
+    503: HttpErrorSchema,
+  };
+
+  app.post(
+    '/studio/embed/report',
+    {
+      config: { access: 'public' },
+      preHandler: [perEmbeddedReport],
+      schema: {
+        operationId: 'studio_embed_report',
+        tags,
+        summary:
+          'The report an embed token (signed by the tenant’s server) shows, without its SQL; a forged, expired or other-report token is a 403',
+        body: EmbedViewSchema,
+        response: { 200: SharedReportSchema, ...embedErrors },
+      },
+    },
+    async (request, reply) => {
+      privateAnswer(reply);
+      return embedding.embeddedReport(request.body, request.headers.origin);
+    },
+  );
+
+  app.post(
+    '/studio/embed/run',
+    {
+      config: { access: 'public' },
+      preHandler: [perEmbeddedReport],
+      schema: {
+        operationId: 'studio_embed_run',
+        tags,
+        summary:
+          'Run one block of an embedded report with the token’s locked parameters forced (another value for one is a 403)',
+        body: EmbedRunSchema,
+        response: { 200: ReportRunResultSchema, ...embedErrors },
+      },
+    },
+    async (request, reply) => {
+      privateAnswer(reply);
+      return embedding.embeddedRun(request.body, request.headers.origin, disconnectSignal(reply));
     },
   );
 };

@@ -41,6 +41,7 @@ import {
   type ReportLinkRow,
 } from './report-links.repository.js';
 import { listReportAccess, replaceReportAccess, setReportVisibility } from './reports.repository.js';
+import type { ReportRecord } from './reports.mapper.js';
 import type { ReportsService } from './reports.service.js';
 
 const DAY_MS = 86_400_000;
@@ -78,6 +79,21 @@ function sharedBlock(block: ReportBlock): SharedBlock {
   if (block.chart) return { ...base, chart: { spec: block.chart.spec } };
   if (block.table) return { ...base, table: { page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
   return { ...base, html: reportTextHtml(block.text ?? '') };
+}
+
+/** A report as a link or an embed shows it: no SQL, the locked parameters marked with their values. */
+function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, expiresAt: Date | null): SharedReport {
+  return {
+    title: record.definition.title,
+    description: record.definition.description ?? null,
+    params: publicReportParams(record.definition).map(({ options_sql: _query, ...param }) => ({
+      ...param,
+      ...(Object.hasOwn(locked, param.name) ? { default: locked[param.name] ?? null } : {}),
+      locked: Object.hasOwn(locked, param.name),
+    })),
+    blocks: record.definition.blocks.map(sharedBlock),
+    expires_at: expiresAt?.toISOString() ?? null,
+  };
 }
 
 /**
@@ -242,19 +258,10 @@ export function createReportSharingService(deps: {
     async sharedReport(token: string): Promise<SharedReport> {
       const { link, scope } = await liveLink(token);
       const record = await reports.recordById(scope, link.reportId);
-      const locked = link.params;
-      return {
-        title: record.definition.title,
-        description: record.definition.description ?? null,
-        params: publicReportParams(record.definition).map(({ options_sql: _query, ...param }) => ({
-          ...param,
-          ...(Object.hasOwn(locked, param.name) ? { default: locked[param.name] ?? null } : {}),
-          locked: Object.hasOwn(locked, param.name),
-        })),
-        blocks: record.definition.blocks.map(sharedBlock),
-        expires_at: link.expiresAt?.toISOString() ?? null,
-      };
+      return sharedView(record, link.params, link.expiresAt);
     },
+
+    sharedView,
 
     /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
     async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {

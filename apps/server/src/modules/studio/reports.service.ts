@@ -29,6 +29,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '../../lib/errors.js';
+import { isUuid } from '../../lib/uuid.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
 import type { ParamValue, RowStream, StudioEngine, StudioScope } from './engine/engine.js';
@@ -448,6 +449,13 @@ export function createReportsService(deps: {
         ttlSeconds: cacheSeconds(report.definition.cache),
       };
       return runBlock(scope, report.definition, request, cache, signal);
+    },
+
+    /** The tenant a report belongs to (a built-in belongs to none), or null when there is no such report. */
+    async tenantOf(reportId: string): Promise<string | null> {
+      if (!isUuid(reportId)) return null;
+      const row = await findReportById(db, reportId);
+      return row?.tenantId ?? null;
     },
 
     /**

@@ -1,0 +1,182 @@
+import {
+  PERMISSIONS,
+  type AuditEntries,
+  type EmbedSecret,
+  type EmbedSettings,
+  type ReportPublic,
+  type SharedReport,
+  type TenantPublic,
+} from '@dataplatform/contract';
+import { createSigner } from 'fast-jwt';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRole } from '../../../test/authz-fixtures.js';
+import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
+
+const { ctx, admin } = useTestContext();
+
+let tenant: TenantPublic;
+let manager: TestUser;
+let member: TestUser;
+let report: ReportPublic;
+let other: ReportPublic;
+let secret: string;
+
+const DEFINITION = `title: Rates of one code
+source: demo
+params:
+  code:
+    type: text
+    default: "99213"
+blocks:
+  - id: total
+    kpi:
+      sql: SELECT count(*) AS n FROM rates WHERE billing_code = :code
+      value: n
+`;
+
+const now = () => Math.floor(Date.now() / 1000);
+function sign(claims: Record<string, unknown>, key = secret) {
+  return createSigner({ key, algorithm: 'HS256' })(claims);
+}
+const view = (token: string, reportId = report.id, headers: Record<string, string> = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/studio/embed/report',
+    headers,
+    payload: { report_id: reportId, token },
+  });
+const run = (token: string, params: object = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/studio/embed/run',
+    payload: { report_id: report.id, token, block: 'total', params },
+  });
+
+beforeAll(async () => {
+  manager = await createUser(ctx);
+  member = await createUser(ctx);
+  await createRole(ctx, { grants: [PERMISSIONS.embedManage, PERMISSIONS.reportsWrite], userIds: [manager.id] });
+  tenant = await createTenant(ctx, admin, { members: [manager, member] });
+  const make = async (title: string) => {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/reports',
+      headers: tenantHeaders(manager, tenant.id),
+      payload: { definition: DEFINITION.replace('Rates of one code', title) },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json<ReportPublic>();
+  };
+  report = await make('Embedded');
+  other = await make('Another');
+});
+
+describe('embedding (issue 58)', () => {
+  it('lets a holder of embed:manage set the allowed origins and get a secret shown once, audited', async () => {
+    const denied = await ctx.app.inject({
+      url: '/api/v1/studio/embed/settings',
+      headers: tenantHeaders(member, tenant.id),
+    });
+    expect(denied.statusCode).toBe(403);
+    const invalid = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/v1/studio/embed/settings',
+      headers: tenantHeaders(manager, tenant.id),
+      payload: { origins: ['https://ok.example.com', 'javascript:alert(1)', 'https://x.example.com/path'] },
+    });
+    expect(invalid.statusCode).toBe(422);
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/v1/studio/embed/settings',
+      headers: tenantHeaders(manager, tenant.id),
+      payload: { origins: ['https://customer.example.com/', 'http://localhost:3000'] },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<EmbedSettings>()).toEqual({
+      origins: ['https://customer.example.com', 'http://localhost:3000'],
+      secret_set: false,
+      secret_created_at: null,
+    });
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/embed/secret',
+      headers: tenantHeaders(manager, tenant.id),
+    });
+    expect(made.statusCode).toBe(201);
+    secret = made.json<EmbedSecret>().secret;
+    const read = await ctx.app.inject({
+      url: '/api/v1/studio/embed/settings',
+      headers: tenantHeaders(manager, tenant.id),
+    });
+    expect(read.json<EmbedSettings>().secret_set).toBe(true);
+    expect(read.body).not.toContain(secret);
+    const audit = await ctx.app.inject({
+      url: `/api/v1/audit/?target_type=tenant&target_id=${tenant.id}`,
+      headers: admin.headers,
+    });
+    expect(audit.json<AuditEntries>().data.map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['embed.settings.update', 'embed.secret.rotate']),
+    );
+    expect(audit.body).not.toContain(secret);
+  });
+
+  it('shows the signed report with its locked values forced, and refuses to let a viewer change them', async () => {
+    const token = sign({ report: report.id, params: { code: '99214' }, exp: now() + 600 });
+    const shown = await view(token, report.id, { origin: 'https://customer.example.com' });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json<SharedReport>().params).toEqual([
+      expect.objectContaining({ name: 'code', default: '99214', locked: true }),
+    ]);
+    expect(shown.body).not.toContain('SELECT');
+    const embedded = await run(token);
+    expect(embedded.statusCode, embedded.body).toBe(200);
+    const direct = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/studio/reports/${report.id}/run`,
+      headers: tenantHeaders(member, tenant.id),
+      payload: { block: 'total', params: { code: '99214' } },
+    });
+    expect(embedded.json<{ rows: unknown[][] }>().rows).toEqual(direct.json<{ rows: unknown[][] }>().rows);
+    expect((await run(token, { code: '99214' })).statusCode).toBe(200);
+    const overridden = await run(token, { code: '99213' });
+    expect(overridden.statusCode).toBe(403);
+  });
+
+  it('refuses a forged, expired, too long-lived or other-report token, and a site off the allow-list', async () => {
+    const cases: [string, string, string, Record<string, string>?][] = [
+      ['forged', sign({ report: report.id, exp: now() + 600 }, 'not-the-secret'), 'not valid'],
+      ['expired', sign({ report: report.id, exp: now() - 5 }), 'expired'],
+      ['without an expiry', sign({ report: report.id }), 'not valid'],
+      ['for two days', sign({ report: report.id, exp: now() + 2 * 86_400 }), 'at most 24 hours'],
+      ['for another report', sign({ report: other.id, exp: now() + 600 }), 'another report'],
+      ['not a token', 'abc.def', 'not valid'],
+      [
+        'from another site',
+        sign({ report: report.id, exp: now() + 600 }),
+        'may not embed',
+        { origin: 'https://evil.example.net' },
+      ],
+    ];
+    for (const [what, token, why, headers] of cases) {
+      const response = await view(token, report.id, headers);
+      expect(response.statusCode, what).toBe(403);
+      expect(response.json<{ detail: string; code: string }>(), what).toMatchObject({ code: 'permission_denied' });
+      expect(response.json<{ detail: string }>().detail, what).toContain(why);
+    }
+  });
+
+  it('stops every token signed with a secret once it is rotated', async () => {
+    const token = sign({ report: report.id, exp: now() + 600 });
+    expect((await view(token)).statusCode).toBe(200);
+    const rotated = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/studio/embed/secret',
+      headers: tenantHeaders(manager, tenant.id),
+    });
+    const next = rotated.json<EmbedSecret>().secret;
+    expect(next).not.toBe(secret);
+    expect((await view(token)).statusCode).toBe(403);
+    expect((await view(sign({ report: report.id, exp: now() + 600 }, next))).statusCode).toBe(200);
+  });
+});
