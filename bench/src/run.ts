@@ -20,6 +20,7 @@ import {
 import { loadSettings, type BenchSettings } from './settings.js';
 import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
 import { checkAgentTargets, runAgent, type AgentRuns } from './agent.js';
+import { checkSharingTargets, runSharing, type SharingRuns } from './sharing.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
 import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
@@ -51,6 +52,7 @@ interface Runs {
   lists?: ListsRuns;
   studio?: StudioRuns;
   agent?: AgentRuns;
+  sharing?: SharingRuns;
   embedded?: EmbeddedRuns;
   pages?: PageRuns;
 }
@@ -221,6 +223,12 @@ async function runScenarios(
     runs.agent = await runAgent({ settings, track, out });
   }
 
+  // Share links under a crowd, and an embedded run against a signed-in one (issue 58, "Performance").
+  if (selected.has('sharing')) {
+    out(`sharing: ${settings.studio.demoRows} demo rates ...`);
+    runs.sharing = await runSharing({ settings, track, out });
+  }
+
   // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
   if (selected.has('embedded')) {
     out('embedded server: `npm run serve -w apps/server` to the first 200 on /readyz, then idle ...');
@@ -303,6 +311,7 @@ async function main(): Promise<void> {
     ...(runs.lists ? checkListTargets(runs.lists) : []),
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
     ...(runs.agent ? checkAgentTargets(runs.agent) : []),
+    ...(runs.sharing ? checkSharingTargets(runs.sharing) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
     ...(runs.pages ? [...checkPageTargets(runs.pages), ...checkWebSourceTargets()] : []),
   ];
@@ -375,6 +384,7 @@ async function main(): Promise<void> {
     },
     studio: runs.studio,
     agent: runs.agent,
+    sharing: runs.sharing,
     embedded: runs.embedded,
     pages: runs.pages?.audit,
     targets: checks,

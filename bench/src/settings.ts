@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'lists',
   'studio',
   'agent',
+  'sharing',
   'embedded',
   'pages',
 ] as const;
