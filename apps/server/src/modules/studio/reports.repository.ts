@@ -56,6 +56,11 @@ export async function findReport(
   key: string,
   viewer: Viewer,
 ): Promise<ReportWithText | undefined> {
+  return reportWithText(db, idOrSlug(tenantId, key, viewer));
+}
+
+/** The first report `where` matches, with the text of its current version. */
+async function reportWithText(db: DbOrTx, where: SQL | undefined): Promise<ReportWithText | undefined> {
   const [row] = await db
     .select({ report: reports, definition: reportVersions.definition })
     .from(reports)
@@ -63,23 +68,14 @@ export async function findReport(
       reportVersions,
       and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
     )
-    .where(idOrSlug(tenantId, key, viewer))
+    .where(where)
     .limit(1);
   return row ? { ...row.report, definition: row.definition } : undefined;
 }
 
 /** A report by id with its current text, whoever may see it: a share link is its own grant. */
-export async function findReportById(db: DbOrTx, id: string): Promise<ReportWithText | undefined> {
-  const [row] = await db
-    .select({ report: reports, definition: reportVersions.definition })
-    .from(reports)
-    .innerJoin(
-      reportVersions,
-      and(eq(reportVersions.reportId, reports.id), eq(reportVersions.version, reports.currentVersion)),
-    )
-    .where(eq(reports.id, id))
-    .limit(1);
-  return row ? { ...row.report, definition: row.definition } : undefined;
+export function findReportById(db: DbOrTx, id: string): Promise<ReportWithText | undefined> {
+  return reportWithText(db, eq(reports.id, id));
 }
 
 /** Who a restricted report names: its members and its roles. */

@@ -66,6 +66,11 @@ async function conversation(user: TestUser, tenantId: string): Promise<string> {
   return response.json<{ id: string }>().id;
 }
 
+/** The guided builder's compile, as askerA in tenant A unless other headers are given. */
+function compile(payload: object, headers: Record<string, string> = tenantHeaders(askerA, tenantA.id)) {
+  return ctx.app.inject({ method: 'POST', url: '/api/v1/agent/plan/compile', headers, payload });
+}
+
 function ask(user: TestUser, tenantId: string, conversationId: string, text: string, extra: object = {}) {
   return ctx.app.inject({
     method: 'POST',
@@ -109,25 +114,20 @@ beforeEach(() => model.reset());
 
 describe('the guided builder: POST /agent/plan/compile', () => {
   it('compiles a plan over the demo source into bound SQL, a block that fits a report, and a preview', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/agent/plan/compile',
-      headers: tenantHeaders(askerA, tenantA.id),
-      payload: {
-        source: 'demo',
-        plan: {
-          title: 'Rates by payer in CA',
-          table: 'rates',
-          measures: [
-            { agg: 'count', column: null, as: 'rates' },
-            { agg: 'median', column: 'negotiated_rate', as: 'median_rate' },
-          ],
-          dimensions: [{ column: 'payer', grain: null }],
-          filters: [{ column: 'state', op: '=', value: "CA'; DROP TABLE rates; --" }],
-          sort: [{ by: 'rates', direction: 'desc' }],
-          limit: 5,
-          chart: 'bar',
-        },
+    const response = await compile({
+      source: 'demo',
+      plan: {
+        title: 'Rates by payer in CA',
+        table: 'rates',
+        measures: [
+          { agg: 'count', column: null, as: 'rates' },
+          { agg: 'median', column: 'negotiated_rate', as: 'median_rate' },
+        ],
+        dimensions: [{ column: 'payer', grain: null }],
+        filters: [{ column: 'state', op: '=', value: "CA'; DROP TABLE rates; --" }],
+        sort: [{ by: 'rates', direction: 'desc' }],
+        limit: 5,
+        chart: 'bar',
       },
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -142,22 +142,17 @@ describe('the guided builder: POST /agent/plan/compile', () => {
   });
 
   it('draws a time series by month, and a KPI of one measure', async () => {
-    const series = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/agent/plan/compile',
-      headers: tenantHeaders(askerA, tenantA.id),
-      payload: {
-        source: 'extract',
-        plan: {
-          title: 'Units by month',
-          table: 'sales_a',
-          measures: [{ agg: 'sum', column: 'units', as: 'units' }],
-          dimensions: [{ column: 'sold_on', grain: 'month' }],
-          filters: [{ column: 'sold_on', op: 'between', value: ['2001-01-01', '2001-12-31'] }],
-          sort: [],
-          limit: null,
-          chart: 'line',
-        },
+    const series = await compile({
+      source: 'extract',
+      plan: {
+        title: 'Units by month',
+        table: 'sales_a',
+        measures: [{ agg: 'sum', column: 'units', as: 'units' }],
+        dimensions: [{ column: 'sold_on', grain: 'month' }],
+        filters: [{ column: 'sold_on', op: 'between', value: ['2001-01-01', '2001-12-31'] }],
+        sort: [],
+        limit: null,
+        chart: 'line',
       },
     });
     expect(series.statusCode, series.body).toBe(200);
@@ -166,22 +161,17 @@ describe('the guided builder: POST /agent/plan/compile', () => {
     expect(compiled.preview.rows.map((row) => row[1])).toEqual([3, 4]);
     expect(compiled.block.yaml).toContain('type: temporal');
 
-    const kpi = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/agent/plan/compile',
-      headers: tenantHeaders(askerA, tenantA.id),
-      payload: {
-        source: 'extract',
-        plan: {
-          title: 'Units sold',
-          table: 'sales_a',
-          measures: [{ agg: 'sum', column: 'units', as: 'units' }],
-          dimensions: [],
-          filters: [{ column: 'region', op: 'in', value: ['north'] }],
-          sort: [],
-          limit: null,
-          chart: 'kpi',
-        },
+    const kpi = await compile({
+      source: 'extract',
+      plan: {
+        title: 'Units sold',
+        table: 'sales_a',
+        measures: [{ agg: 'sum', column: 'units', as: 'units' }],
+        dimensions: [],
+        filters: [{ column: 'region', op: 'in', value: ['north'] }],
+        sort: [],
+        limit: null,
+        chart: 'kpi',
       },
     });
     expect(kpi.statusCode, kpi.body).toBe(200);
@@ -195,14 +185,9 @@ describe('the guided builder: POST /agent/plan/compile', () => {
       { table: 'sales_a', measures: [{ agg: 'avg', column: 'region', as: 'x' }], why: 'avg needs a number' },
     ];
     for (const { why, ...planned } of cases) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/agent/plan/compile',
-        headers: tenantHeaders(askerA, tenantA.id),
-        payload: {
-          source: 'extract',
-          plan: { title: 'T', dimensions: [], filters: [], sort: [], limit: null, chart: 'table', ...planned },
-        },
+      const response = await compile({
+        source: 'extract',
+        plan: { title: 'T', dimensions: [], filters: [], sort: [], limit: null, chart: 'table', ...planned },
       });
       expect(response.statusCode, response.body).toBe(422);
       const refusal = response.json<{ detail: { msg: string }[]; code: string }>();
@@ -214,27 +199,23 @@ describe('the guided builder: POST /agent/plan/compile', () => {
   it('limits each account’s questions and compiles, with a 429 that says when to come back', async () => {
     const busy = await createUser(ctx);
     await createRole(ctx, { grants: [PERMISSIONS.agentUse], userIds: [busy.id] });
-    const compile = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/agent/plan/compile',
-        headers: busy.headers,
-        payload: { source: 'demo', plan: { ...plan(), kind: undefined, source: undefined, table: 'rates' } },
-      });
-    for (let index = 0; index < AGENT_LIMIT; index += 1) expect((await compile()).statusCode).not.toBe(429);
-    const limited = await compile();
+    const busyCompile = () =>
+      compile(
+        { source: 'demo', plan: { ...plan(), kind: undefined, source: undefined, table: 'rates' } },
+        busy.headers,
+      );
+    for (let index = 0; index < AGENT_LIMIT; index += 1) expect((await busyCompile()).statusCode).not.toBe(429);
+    const limited = await busyCompile();
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ code: string }>().code).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('needs agent:use', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/agent/plan/compile',
-      headers: tenantHeaders(plainA, tenantA.id),
-      payload: { source: 'demo', plan: plan({ kind: undefined, source: undefined }) },
-    });
+    const response = await compile(
+      { source: 'demo', plan: plan({ kind: undefined, source: undefined }) },
+      tenantHeaders(plainA, tenantA.id),
+    );
     expect(response.statusCode).toBe(403);
     const status = await ctx.app.inject({ url: '/api/v1/agent/status', headers: tenantHeaders(plainA, tenantA.id) });
     expect(status.json()).toEqual({ configured: true, model: 'scripted-model', allowed: false });
