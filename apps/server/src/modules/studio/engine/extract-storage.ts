@@ -242,11 +242,7 @@ function createS3Storage(
         }
         health.ok();
       } catch (error) {
-        if (error instanceof Error && error.name === 'CacheFull') {
-          deps.onFailure(error.message, 'an extract file does not fit in the local cache');
-          throw new StorageUnavailable(error.message);
-        }
-        throw health.fail(error, 'an extract file could not be fetched from the object store');
+        throw health.fail(error, 'an extract file could not be fetched into the local cache');
       }
     },
   });
