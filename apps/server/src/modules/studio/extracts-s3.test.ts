@@ -287,6 +287,55 @@ describe('extracts in an S3-compatible store, read by every instance', () => {
   }, 60_000);
 });
 
+describe('a store that refuses the credentials, and a deleted tenant', () => {
+  it('answers 503 source_unavailable when the store denies access, with the cause logged and no key in it', async () => {
+    const owner = await createTenant(first, admin);
+    expect((await upload(first, owner.id, 'sales', salesCsv(100))).statusCode).toBe(201);
+    const lines: string[] = [];
+    const real = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    // The SDK reads the environment on its first request: this instance signs with a key the store
+    // does not know (s3rver checks the key id).
+    process.env.AWS_ACCESS_KEY_ID = 'AKIAUNKNOWNKEY000000';
+    process.env.AWS_SECRET_ACCESS_KEY = 'not-the-secret-key-0123456789';
+    const denied = await createTestContext({
+      env: { ...s3.env(prefix), LOG_LEVEL: 'warn' },
+      studio: { dir: studioFolder() },
+      sharedDatabase: first.database,
+      logStream: { write: (line) => lines.push(line) },
+    });
+    try {
+      const response = await preview(denied, owner.id, 'SELECT count(*) AS v FROM sales');
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'source_unavailable' });
+      const ready = await readiness(denied);
+      expect(ready.studio_storage).toMatchObject({ status: 'unavailable' });
+      expect(String(ready.studio_storage.last_error)).toMatch(/InvalidAccessKeyId|Forbidden|AccessDenied|403/);
+      expect(lines.join('\n')).toContain('InvalidAccessKeyId');
+      expect(lines.join('\n')).not.toContain('not-the-secret-key');
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = real.id;
+      process.env.AWS_SECRET_ACCESS_KEY = real.secret;
+      await denied.close();
+    }
+  }, 60_000);
+
+  it("deleting a tenant deletes its objects, and no other tenant's", async () => {
+    const doomed = await createTenant(first, admin);
+    const kept = await createTenant(first, admin);
+    for (const owner of [doomed, kept]) {
+      expect((await upload(first, owner.id, 'sales', salesCsv(50))).statusCode).toBe(201);
+    }
+    const deleted = await second.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tenants/${doomed.id}`,
+      headers: admin.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await s3.keys(`${prefix}/${doomed.id}/`)).toEqual([]);
+    expect(await s3.keys(`${prefix}/${kept.id}/`)).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('the local cache of an instance (STUDIO_CACHE_MAX_BYTES)', () => {
   it('evicts the least recently used file, never one a running query holds, and answers 503 when nothing can go', async () => {
     const a = await createTenant(first, admin);

@@ -79,8 +79,11 @@ export async function sha256Of(file: string): Promise<string> {
 /** A failure's cause, one line: the S3 error's name and message, or the system error. */
 function causeOf(error: unknown): string {
   const name = (error as { name?: unknown }).name;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   const text = describeError(error).split('\n')[0] ?? '';
-  return typeof name === 'string' && name !== 'Error' && !text.startsWith(name) ? `${name}: ${text}` : text;
+  const named = typeof name === 'string' && name !== 'Error' && !text.startsWith(name) ? `${name}: ${text}` : text;
+  // A HEAD's error has no body to name it: its status says what it was.
+  return status === undefined ? named : `${named} (HTTP ${status})`;
 }
 
 /** Remembers the latest outcome for /readyz, and turns a failure into StorageUnavailable. */
@@ -99,6 +102,15 @@ function createHealth(log: (cause: string, what: string) => void) {
     },
     report(): Pick<StorageStatus, 'last_error' | 'last_error_at'> {
       return lastError ? { last_error: lastError.cause, last_error_at: lastError.at.toISOString() } : {};
+    },
+    /** A failed check: the last operation's cause when there is one (it says more), else the check's. */
+    unavailable(error: unknown): Pick<StorageStatus, 'status' | 'last_error' | 'last_error_at'> {
+      return {
+        status: 'unavailable',
+        ...(lastError
+          ? { last_error: lastError.cause, last_error_at: lastError.at.toISOString() }
+          : { last_error: causeOf(error), last_error_at: new Date().toISOString() }),
+      };
     },
   };
 }
@@ -169,20 +181,18 @@ function createFolderStorage(deps: StorageDeps, root: string): ExtractStorage {
         await access(root, constants.R_OK | constants.W_OK);
         return { kind: 'folder', status: 'ok', ...health.report() };
       } catch (error) {
-        return {
-          kind: 'folder',
-          status: 'unavailable',
-          last_error: causeOf(error),
-          last_error_at: new Date().toISOString(),
-        };
+        return { kind: 'folder', ...health.unavailable(error) };
       }
     },
     close() {},
   };
 }
 
-/** Parts of a multipart upload: 16 MiB, 4 at a time (64 MiB of memory at most, per upload). */
-const PART_BYTES = 16 * 1024 * 1024;
+/**
+ * Parts of a multipart upload: 8 MiB, 4 at a time, so an upload holds about 32 MiB whatever its size
+ * (S3's smallest part is 5 MiB; 10 000 parts of 8 MiB allow 80 GB).
+ */
+const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 4;
 /** How long /readyz waits for the store to answer. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -327,7 +337,7 @@ function createS3Storage(
         });
         return { ...base, status: 'ok', ...health.report() };
       } catch (error) {
-        return { ...base, status: 'unavailable', last_error: causeOf(error), last_error_at: new Date().toISOString() };
+        return { ...base, ...health.unavailable(error) };
       }
     },
     close() {
