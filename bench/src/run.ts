@@ -19,6 +19,14 @@ import {
 } from './report.js';
 import { loadSettings, type BenchSettings } from './settings.js';
 import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
+import {
+  checkBigUploadTargets,
+  checkStorageTargets,
+  runStudioBigUpload,
+  runStudioStorage,
+  type BigUploadRuns,
+  type StorageRuns,
+} from './studio-storage.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
 import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
@@ -49,6 +57,8 @@ interface Runs {
   hashes: HashRunResult[];
   lists?: ListsRuns;
   studio?: StudioRuns;
+  studioStorage?: StorageRuns;
+  studioBigUpload?: BigUploadRuns;
   embedded?: EmbeddedRuns;
   pages?: PageRuns;
 }
@@ -212,6 +222,14 @@ async function runScenarios(
     );
     runs.studio = await runStudio({ settings, track, out });
   }
+  // Extracts read from a folder and from an S3-compatible store (issue 61).
+  if (selected.has('studio-storage')) {
+    out('studio-storage: file:// against s3:// (s3rver on loopback), cold and warm ...');
+    runs.studioStorage = await runStudioStorage({ settings, track, out });
+  }
+  if (selected.has('studio-10g')) {
+    runs.studioBigUpload = await runStudioBigUpload({ settings, track, out });
+  }
 
   // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
   if (selected.has('embedded')) {
@@ -294,6 +312,8 @@ async function main(): Promise<void> {
     ...checkTargets(runs),
     ...(runs.lists ? checkListTargets(runs.lists) : []),
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
+    ...(runs.studioStorage ? checkStorageTargets(runs.studioStorage) : []),
+    ...(runs.studioBigUpload ? checkBigUploadTargets(runs.studioBigUpload) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
     ...(runs.pages ? [...checkPageTargets(runs.pages), ...checkWebSourceTargets()] : []),
   ];
@@ -365,6 +385,8 @@ async function main(): Promise<void> {
       })),
     },
     studio: runs.studio,
+    studioStorage: runs.studioStorage,
+    studioBigUpload: runs.studioBigUpload,
     embedded: runs.embedded,
     pages: runs.pages?.audit,
     targets: checks,
