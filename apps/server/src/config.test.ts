@@ -153,6 +153,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).studio).toMatchObject({
       storage: { kind: 'folder', dir: undefined },
       cacheMaxBytes: 10 * 1024 ** 3,
+      // The product says "up to 10GB".
+      extractMaxBytes: 10 * 1024 ** 3,
+      extractConvertTimeoutMs: 900_000,
     });
     expect(loadConfig({ DATA_DIR: dir, STUDIO_STORAGE_URL: 'file:///mnt/shared/extracts' }).studio.storage).toEqual({
       kind: 'folder',
