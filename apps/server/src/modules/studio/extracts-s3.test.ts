@@ -337,7 +337,7 @@ describe('a store that refuses the credentials, and a deleted tenant', () => {
 });
 
 describe('the local cache of an instance (STUDIO_CACHE_MAX_BYTES)', () => {
-  it('evicts the least recently used file, never one a running query holds, and answers 503 when nothing can go', async () => {
+  it('evicts the least recently used file, never one a running query holds, answers 503 when nothing can go, and keeps its files across a restart', async () => {
     const a = await createTenant(first, admin);
     const b = await createTenant(first, admin);
     for (const tenantId of [a.id, b.id])
@@ -380,6 +380,33 @@ describe('the local cache of an instance (STUDIO_CACHE_MAX_BYTES)', () => {
       expect(await cached(small)).toEqual([expect.stringContaining(a.id)]);
     } finally {
       await small.close();
+    }
+
+    // A restart keeps the cache: the files found in its folder are served, even while the store is away.
+    const folder = studioFolder();
+    const before = await createTestContext({
+      env: s3.env(prefix),
+      studio: { dir: folder },
+      sharedDatabase: first.database,
+    });
+    try {
+      expect((await preview(before, a.id, 'SELECT count(*) AS v FROM sales')).statusCode).toBe(200);
+    } finally {
+      await before.close();
+    }
+    const after = await createTestContext({
+      env: s3.env(prefix),
+      studio: { dir: folder },
+      sharedDatabase: first.database,
+    });
+    await s3.stop();
+    try {
+      const served = await preview(after, a.id, 'SELECT count(*) AS v FROM sales');
+      expect(served.statusCode, served.body).toBe(200);
+      expect(served.json<{ rows: unknown[][] }>().rows).toEqual([[2_000]]);
+    } finally {
+      await s3.start();
+      await after.close();
     }
 
     // A file larger than the whole cache is a 503 with the reason, never a 500.
