@@ -50,13 +50,23 @@ export function createFileCache(options: FileCacheOptions) {
   let reclaim: (() => Promise<void>) | undefined;
 
   const fileOf = (key: string) => path.join(dir, ...key.split('/'));
+  /**
+   * Synchronous, so that a copy fetched again right after cannot be removed by a late unlink; a file
+   * that cannot be removed is left (it only costs space), never an error in the query that evicted it.
+   */
+  const removeFile = (key: string) => {
+    try {
+      rmSync(fileOf(key), { force: true });
+    } catch {
+      /* left behind */
+    }
+  };
 
   const lru = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry) => Math.max(1, entry.bytes),
-    // Synchronous, so that a copy fetched again right after cannot be removed by a late unlink.
     dispose: (_entry, key) => {
-      if (!held.has(key)) rmSync(fileOf(key), { force: true });
+      if (!held.has(key)) removeFile(key);
     },
   });
 
@@ -121,7 +131,7 @@ export function createFileCache(options: FileCacheOptions) {
         if (entry.leases > 0) return;
         held.delete(key);
         heldBytes -= entry.bytes;
-        if (entry.doomed) rmSync(fileOf(key), { force: true });
+        if (entry.doomed) removeFile(key);
         else lru.set(key, entry);
       },
     };

@@ -288,8 +288,13 @@ function createS3Storage(
       // The uploading instance keeps its copy: its first query needs no fetch.
       await cache.adopt(key, file).catch(() => undefined);
     },
-    open(key) {
-      return cache.acquire(key);
+    async open(key) {
+      try {
+        return await cache.acquire(key);
+      } catch (error) {
+        // The fetch's own failures are already told; this adds the cache folder's (not writable, full).
+        throw health.fail(error, 'the local cache of extract files failed');
+      }
     },
     async remove(key) {
       cache.drop(key);
