@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -407,6 +407,26 @@ describe('the local cache of an instance (STUDIO_CACHE_MAX_BYTES)', () => {
     } finally {
       await s3.start();
       await after.close();
+    }
+
+    // A cache folder that cannot be written (here a file stands where it should be) is a 503 too.
+    const broken = studioFolder();
+    await mkdir(broken, { recursive: true });
+    await writeFile(path.join(broken, 'cache'), '');
+    const unwritable = await createTestContext({
+      env: s3.env(prefix),
+      studio: { dir: broken },
+      sharedDatabase: first.database,
+    });
+    try {
+      const refused = await preview(unwritable, a.id, 'SELECT count(*) AS v FROM sales');
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json()).toMatchObject({ code: 'source_unavailable' });
+      expect(String((await readiness(unwritable)).studio_storage.last_error)).toContain('ENOTDIR');
+      const demo = await preview(unwritable, a.id, 'SELECT count(*) AS v FROM rates', 'demo');
+      expect(demo.statusCode, demo.body).toBe(200);
+    } finally {
+      await unwritable.close();
     }
 
     // A file larger than the whole cache is a 503 with the reason, never a 500.

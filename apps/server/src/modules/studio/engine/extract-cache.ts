@@ -71,7 +71,7 @@ export function createFileCache(options: FileCacheOptions) {
   });
 
   /** The files a previous run left (a restart keeps the cache warm), oldest first; half-written ones go. */
-  const ready = (async () => {
+  const scan = async () => {
     await rm(partsDir, { recursive: true, force: true });
     await mkdir(partsDir, { recursive: true });
     const found: { key: string; bytes: number; mtime: number }[] = [];
@@ -84,7 +84,16 @@ export function createFileCache(options: FileCacheOptions) {
     for (const file of found.sort((a, b) => a.mtime - b.mtime)) {
       lru.set(file.key, { bytes: file.bytes, leases: 0, doomed: false });
     }
-  })();
+  };
+  let scanned: Promise<void> | undefined;
+  /** Scanned on first use; a folder that failed is tried again by the next use. */
+  function ready(): Promise<void> {
+    scanned ??= scan().catch((error: unknown) => {
+      scanned = undefined;
+      throw error;
+    });
+    return scanned;
+  }
 
   function used(): number {
     return lru.calculatedSize + heldBytes + reservedBytes;
@@ -161,7 +170,7 @@ export function createFileCache(options: FileCacheOptions) {
   return {
     /** A local copy of `key`, fetched when absent (at most one fetch per key at a time). */
     async acquire(key: string): Promise<Lease> {
-      await ready;
+      await ready();
       for (;;) {
         const entry = held.get(key) ?? lru.get(key);
         if (entry) return lease(key, entry);
@@ -176,7 +185,7 @@ export function createFileCache(options: FileCacheOptions) {
 
     /** Takes in `file` (moved, not copied) as the copy of `key`: the instance that uploaded it needs no fetch. */
     async adopt(key: string, file: string): Promise<void> {
-      await ready;
+      await ready();
       const info = await stat(file);
       if (held.has(key) || lru.has(key)) return;
       try {
