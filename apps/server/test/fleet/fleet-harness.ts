@@ -117,7 +117,7 @@ export async function startTestFleet(
   const objectStore = await startObjectStore(path.join(dir, 's3'));
   const ports: number[] = [];
   for (let index = 0; index < (options.instances ?? 2); index += 1) ports.push(await freePort());
-  const fleet = await startFleet({
+  const fleet: Fleet = await startFleet({
     instancePorts: ports,
     listen: `127.0.0.1:${await freePort()}`,
     webDistDir: web.root,
@@ -145,6 +145,14 @@ export async function startTestFleet(
       ...options.env,
     },
     instanceEnv: (name) => ({ DATA_DIR: path.join(dir, name, 'data') }),
+  }).catch(async (error: unknown) => {
+    // A fleet that did not start (no nginx, say) leaves no Redis or object store running behind it.
+    await redis?.stop();
+    await objectStore.stop();
+    await smtp.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   return {
