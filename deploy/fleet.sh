@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A trial fleet on this machine (`npm run fleet`): FLEET_INSTANCES (default 2) instances of the built
-# server on PostgreSQL, each on a port of its own, Redis, and nginx in front on FLEET_PORT (default
-# 8080), until Ctrl-C stops them all. README "Running several instances" lists the settings.
+# server on PostgreSQL, each on a port of its own with a data folder of its own, Redis, an
+# S3-compatible store for extract files (s3rver, unless STUDIO_STORAGE_URL is set), and nginx in front
+# on FLEET_PORT (default 8080), until Ctrl-C stops them all. README "Running several instances" lists
+# the settings.
 #
 # This script checks what the fleet needs and builds what is missing or out of date; the fleet
 # itself (apps/server/scripts/fleet.ts) starts the processes, renders deploy/nginx/nginx.conf.template

@@ -21,6 +21,14 @@ import { loadSettings, type BenchSettings } from './settings.js';
 import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
 import { checkAgentTargets, runAgent, type AgentRuns } from './agent.js';
 import { checkSharingTargets, runSharing, type SharingRuns } from './sharing.js';
+import {
+  checkBigUploadTargets,
+  checkStorageTargets,
+  runStudioBigUpload,
+  runStudioStorage,
+  type BigUploadRuns,
+  type StorageRuns,
+} from './studio-storage.js';
 import { startTarget, stopAllTargets, type TargetName, type TargetProcess } from './target-process.js';
 import { checkEmbeddedTargets, checkListTargets, checkTargets } from './targets-check.js';
 
@@ -53,6 +61,8 @@ interface Runs {
   studio?: StudioRuns;
   agent?: AgentRuns;
   sharing?: SharingRuns;
+  studioStorage?: StorageRuns;
+  studioBigUpload?: BigUploadRuns;
   embedded?: EmbeddedRuns;
   pages?: PageRuns;
 }
@@ -216,6 +226,14 @@ async function runScenarios(
     );
     runs.studio = await runStudio({ settings, track, out });
   }
+  // Extracts read from a folder and from an S3-compatible store (issue 61).
+  if (selected.has('studio-storage')) {
+    out('studio-storage: file:// against s3:// (s3rver on loopback), cold and warm ...');
+    runs.studioStorage = await runStudioStorage({ settings, track, out });
+  }
+  if (selected.has('studio-10g')) {
+    runs.studioBigUpload = await runStudioBigUpload({ settings, track, out });
+  }
 
   // The agent's own time, its model a scripted server answering at once (issue 56, "Performance").
   if (selected.has('agent')) {
@@ -312,6 +330,8 @@ async function main(): Promise<void> {
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
     ...(runs.agent ? checkAgentTargets(runs.agent) : []),
     ...(runs.sharing ? checkSharingTargets(runs.sharing) : []),
+    ...(runs.studioStorage ? checkStorageTargets(runs.studioStorage) : []),
+    ...(runs.studioBigUpload ? checkBigUploadTargets(runs.studioBigUpload) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
     ...(runs.pages ? [...checkPageTargets(runs.pages), ...checkWebSourceTargets()] : []),
   ];
@@ -385,6 +405,8 @@ async function main(): Promise<void> {
     studio: runs.studio,
     agent: runs.agent,
     sharing: runs.sharing,
+    studioStorage: runs.studioStorage,
+    studioBigUpload: runs.studioBigUpload,
     embedded: runs.embedded,
     pages: runs.pages?.audit,
     targets: checks,

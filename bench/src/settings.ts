@@ -9,10 +9,14 @@ export const SCENARIOS = [
   'studio',
   'agent',
   'sharing',
+  'studio-storage',
+  'studio-10g',
   'embedded',
   'pages',
 ] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
+/** Run only when BENCH_SCENARIOS names them: a 10 GB upload takes many minutes and as much disk. */
+const OPT_IN: readonly ScenarioId[] = ['studio-10g'];
 
 export interface BenchSettings {
   /** All by default; BENCH_SCENARIOS=users-me,floor narrows a run while investigating. */
@@ -60,6 +64,10 @@ export interface BenchSettings {
     uploadBytes: number;
     /** Keeps the demo database between runs (generated once); unset: a temporary folder. */
     dataDir: string | undefined;
+    /** The CSV of the extract queried from a folder and from S3 (`studio-storage`). */
+    storageExtractBytes: number;
+    /** The CSV of `studio-10g`. */
+    bigUploadBytes: number;
   };
 }
 
@@ -79,7 +87,7 @@ function positiveNumber(name: string, fallback: number, integer: boolean): numbe
 
 function scenariosFromEnv(): ScenarioId[] {
   const raw = process.env.BENCH_SCENARIOS?.trim();
-  if (!raw) return [...SCENARIOS];
+  if (!raw) return SCENARIOS.filter((id) => !OPT_IN.includes(id));
   const wanted = raw.split(',').map((name) => name.trim());
   const unknown = wanted.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
   if (unknown.length > 0) {
@@ -116,6 +124,8 @@ export function loadSettings(): BenchSettings {
       timeoutSeconds: positiveNumber('BENCH_STUDIO_TIMEOUT_SECONDS', 5, false),
       uploadBytes: positiveNumber('BENCH_STUDIO_UPLOAD_BYTES', 1024 ** 3, true),
       dataDir: process.env.BENCH_STUDIO_DATA_DIR?.trim() || undefined,
+      storageExtractBytes: positiveNumber('BENCH_STUDIO_STORAGE_BYTES', 100 * 1024 ** 2, true),
+      bigUploadBytes: positiveNumber('BENCH_STUDIO_10G_BYTES', 10 * 1024 ** 3, true),
     },
   };
 }

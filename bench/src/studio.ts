@@ -433,13 +433,16 @@ export async function runStudio(context: {
  * `POST /studio/extracts`, never holding it in memory here, while the server's peak RSS is reset
  * before and read after. A 404 from the route (not built yet) is a SKIP, not a failure.
  */
-async function uploadCsv(
+export type UploadRun = StudioRuns['upload'];
+
+export async function uploadCsv(
   base: string,
   bearer: Record<string, string>,
   inTenant: Record<string, string>,
   server: TargetProcess,
   bytes: number,
-): Promise<StudioRuns['upload']> {
+  name = 'bench_upload',
+): Promise<UploadRun> {
   const header = 'id,payer,billing_code,negotiated_rate,state\n';
   const rowOf = (i: number) =>
     `${String(i).padStart(10, '0')},Payer ${String(i % 97).padStart(2, '0')},${String(99000 + (i % 900))},${String(
@@ -490,7 +493,7 @@ async function uploadCsv(
     const received = (code: number) => ({ status: code, body: Buffer.concat(chunks).toString('utf8') });
     const answerOr = (error: Error) => (status === undefined ? error : received(status));
     const request = http.request(
-      `${base}/api/v1/studio/extracts?name=bench_upload`,
+      `${base}/api/v1/studio/extracts?name=${name}`,
       {
         method: 'POST',
         headers: { ...bearer, ...inTenant, 'content-type': 'text/csv', 'content-length': String(length) },

@@ -15,6 +15,7 @@ import {
   redisAnswers,
   REPO_ROOT,
   startFleet,
+  startObjectStore,
   startRedis,
   type Fleet,
 } from './fleet/launcher.js';
@@ -94,6 +95,14 @@ async function resolveRedis(dir: string): Promise<{ url: string | undefined; sto
   return { url: undefined, stop: none };
 }
 
+/** STUDIO_STORAGE_URL as given, or an S3-compatible server of the fleet's own (s3rver) on loopback. */
+async function resolveObjectStore(dir: string): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+  if (env.STUDIO_STORAGE_URL) return { env: {}, stop: async () => undefined };
+  const store = await startObjectStore(path.join(dir, 's3'));
+  say(`started an S3-compatible store (s3rver) at ${store.env.STUDIO_S3_ENDPOINT} for the extract files`);
+  return store;
+}
+
 async function main(): Promise<void> {
   const count = positiveInteger('FLEET_INSTANCES', 2);
   const listenHost = env.FLEET_HOST || '127.0.0.1';
@@ -107,6 +116,7 @@ async function main(): Promise<void> {
 
   const databaseUrl = await resolveDatabase();
   const redis = await resolveRedis(dir);
+  const objectStore = await resolveObjectStore(dir);
   let secretKey = env.SECRET_KEY;
   if (!secretKey) {
     secretKey = randomBytes(32).toString('base64url');
@@ -121,7 +131,12 @@ async function main(): Promise<void> {
     // The drain is what lets the watcher take an instance out of nginx's rotation before it closes;
     // a local run has none by default.
     SHUTDOWN_DRAIN_MS: env.SHUTDOWN_DRAIN_MS || '5000',
+    // Each instance has a data folder of its own, as on a machine of its own; the downloadable files
+    // (FILES_DIR) stay shared, from the data folder the instances would have used.
+    FILES_DIR:
+      env.FILES_DIR || path.join(env.DATA_DIR ? path.resolve(env.DATA_DIR) : path.join(REPO_ROOT, 'data'), 'files'),
     ...(redis.url ? { REDIS_URL: redis.url } : {}),
+    ...objectStore.env,
   });
 
   let fleet: Fleet;
@@ -131,6 +146,7 @@ async function main(): Promise<void> {
       listen: `${listenHost}:${listenPort}`,
       webDistDir,
       env: instanceEnv,
+      instanceEnv: (name) => ({ DATA_DIR: path.join(dir, name, 'data') }),
       dir,
       supervise: true,
       detached: true,
@@ -138,6 +154,7 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     await redis.stop();
+    await objectStore.stop();
     throw error;
   }
   // Whatever ends this process, no instance or nginx is left behind.
@@ -172,10 +189,11 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping the instances (they drain first), nginx and Redis`);
+    say(`${signal}: stopping the instances (they drain first), nginx, Redis and the object store`);
     void (async () => {
       const exits = await fleet.stop();
       await redis.stop();
+      await objectStore.stop();
       say(`stopped (instance exit codes: ${exits.map((exit) => exit.code ?? exit.signal).join(', ')})`);
       process.exit(exits.every((exit) => exit.code === 0) ? 0 : 1);
     })();

@@ -156,7 +156,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(nulGuardPlugin);
   await app.register(rateLimitPlugin, { redis });
   await app.register(swaggerPlugin);
-  await app.register(healthPlugin, { database: deps.database, redis, outboxBacklog: services.outbox.backlog });
+  await app.register(healthPlugin, {
+    database: deps.database,
+    redis,
+    outboxBacklog: services.outbox.backlog,
+    studioStorage: services.extractStorage.status,
+  });
   await app.register(metricsPlugin, {
     metrics,
     token: config.metricsToken,

@@ -148,6 +148,57 @@ describe('loadConfig', () => {
     expect(message).not.toMatch(/hunter2/);
   });
 
+  it('keeps extracts in the data folder unless STUDIO_STORAGE_URL names a folder or an S3 bucket, and refuses anything else', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).studio).toMatchObject({
+      storage: { kind: 'folder', dir: undefined },
+      cacheMaxBytes: 10 * 1024 ** 3,
+      // The product says "up to 10GB".
+      extractMaxBytes: 10 * 1024 ** 3,
+      extractConvertTimeoutMs: 900_000,
+    });
+    expect(loadConfig({ DATA_DIR: dir, STUDIO_STORAGE_URL: 'file:///mnt/shared/extracts' }).studio.storage).toEqual({
+      kind: 'folder',
+      dir: '/mnt/shared/extracts',
+    });
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        STUDIO_STORAGE_URL: 's3://team-extracts/studio/prod/',
+        STUDIO_S3_ENDPOINT: 'http://127.0.0.1:9000',
+        STUDIO_S3_REGION: 'eu-west-1',
+        STUDIO_S3_FORCE_PATH_STYLE: 'true',
+        STUDIO_CACHE_MAX_BYTES: String(1024 ** 3),
+      }).studio,
+    ).toMatchObject({
+      storage: {
+        kind: 's3',
+        bucket: 'team-extracts',
+        prefix: 'studio/prod',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'eu-west-1',
+        forcePathStyle: true,
+      },
+      cacheMaxBytes: 1024 ** 3,
+    });
+    expect(loadConfig({ DATA_DIR: dir, STUDIO_STORAGE_URL: 's3://bucket' }).studio.storage).toMatchObject({
+      bucket: 'bucket',
+      prefix: '',
+      forcePathStyle: false,
+    });
+    for (const refused of [
+      '/srv/extracts',
+      'file://server/share',
+      's3://',
+      's3://key:secret@bucket/x',
+      'gs://bucket',
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dir, STUDIO_STORAGE_URL: refused }), refused).toThrow(/STUDIO_STORAGE_URL/);
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, STUDIO_STORAGE_URL: 's3://key:secret@bucket/x' })).not.toThrow(/secret/);
+    expect(() => loadConfig({ DATA_DIR: dir, STUDIO_CACHE_MAX_BYTES: '10' })).toThrow(/STUDIO_CACHE_MAX_BYTES/);
+  });
+
   it('parses SMTP flags and strips the trailing slash of FRONTEND_HOST', () => {
     const config = loadConfig({
       DATA_DIR: dataDir(),

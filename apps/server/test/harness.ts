@@ -98,10 +98,12 @@ export async function createTestContext(
     extend?: (app: FastifyInstance) => void;
     /** Receives the app's log lines (set LOG_LEVEL in `env`: the default is silent). */
     logStream?: { write(line: string): void };
+    /** Another app's database, shared as a fleet's instances share one (left to that app to drop). */
+    sharedDatabase?: DatabaseHandle;
   } = {},
 ): Promise<TestContext> {
   const smtp = await startSmtpServer();
-  const database = await openTestDatabase();
+  const database = options.sharedDatabase ?? (await openTestDatabase());
   const clock = options.clock ?? createTestClock(new Date());
   const base = loadConfig({
     ENVIRONMENT: 'local',
@@ -142,7 +144,7 @@ export async function createTestContext(
     clock,
     async close() {
       await app.close();
-      await database.drop();
+      if (!options.sharedDatabase) await (database as Awaited<ReturnType<typeof openTestDatabase>>).drop();
       await smtp.close();
     },
   };

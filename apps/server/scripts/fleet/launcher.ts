@@ -5,11 +5,13 @@
  * tests (test/fleet/) both start fleets with it. See docs/decisions/051-graceful-shutdown-and-fleet.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
 import { accessSync, appendFileSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import S3rver from 's3rver';
 import { SERVER_NODE_FLAGS } from '../../src/node-flags.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -313,6 +315,47 @@ export async function redisAnswers(host: string, port: number): Promise<boolean>
 // ---------------------------------------------------------------------------------------------------
 // Instances
 
+export interface ObjectStoreProcess {
+  /** The settings every instance needs to keep its extracts there (decision 060). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * An S3-compatible object store on loopback for the instances' extract files: s3rver (from npm; no
+ * MinIO server is within this project's reach), objects in `dir`, one bucket, its built-in key. A
+ * deployment points STUDIO_STORAGE_URL at a real store (AWS S3, MinIO, R2, …) instead.
+ */
+export async function startObjectStore(dir: string): Promise<ObjectStoreProcess> {
+  mkdirSync(dir, { recursive: true });
+  const bucket = 'fleet-extracts';
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const { port } = await server.run();
+  return {
+    env: {
+      STUDIO_STORAGE_URL: `s3://${bucket}/extracts`,
+      STUDIO_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      STUDIO_S3_FORCE_PATH_STYLE: 'true',
+      STUDIO_S3_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    },
+    async stop() {
+      // close() alone would wait for the instances' kept-alive connections.
+      const http = (server as unknown as { httpServer: Server }).httpServer;
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
 export interface ExitFigures {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -427,6 +470,8 @@ export interface FleetOptions {
   webDistDir: string;
   /** Environment of every instance: DATABASE_URL, SECRET_KEY, REDIS_URL, SMTP_*, ... */
   env: Record<string, string>;
+  /** What differs per instance (`app-1`, …), over `env`: a data folder of its own, as on its own machine. */
+  instanceEnv?: (name: string) => Record<string, string>;
   /** Rendered configuration, logs and temporary files. */
   dir: string;
   entry?: string;
@@ -499,7 +544,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       name,
       port,
       entry: options.entry ?? SERVER_ENTRY,
-      env: { ...options.env, WEB_DIST_DIR: path.resolve(options.webDistDir), TRUST_PROXY: 'true' },
+      env: {
+        ...options.env,
+        ...options.instanceEnv?.(name),
+        WEB_DIST_DIR: path.resolve(options.webDistDir),
+        TRUST_PROXY: 'true',
+      },
       detached: options.detached ?? false,
       onLine: (line) => {
         appendFileSync(logFile, `${line}\n`);

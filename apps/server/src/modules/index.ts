@@ -38,6 +38,7 @@ import { createReportSharingService } from './studio/report-sharing.service.js';
 import { createReportEmbeddingService } from './studio/report-embedding.service.js';
 import { createExtractLoader } from './studio/engine/extract-files.js';
 import { createExtractsService } from './studio/extracts.service.js';
+import { createExtractStorage } from './studio/engine/extract-storage.js';
 import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createTwoFactorService } from './two-factor/two-factor.service.js';
@@ -229,7 +230,19 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
   const extractLoader = createExtractLoader({ studioDir: config.studio.dir });
-  const extracts = createExtractsService({ db, audit, config: config.studio, loader: extractLoader, log });
+  // Where extract files live (STUDIO_STORAGE_URL, decision 060); its failures are logged here, once each.
+  const extractStorage = createExtractStorage({
+    config: config.studio,
+    onFailure: (cause, what) => log.warn({ cause }, what),
+  });
+  const extracts = createExtractsService({
+    db,
+    audit,
+    config: config.studio,
+    loader: extractLoader,
+    storage: extractStorage,
+    log,
+  });
   const studioEngine = createStudioEngine({
     config,
     log,
@@ -237,6 +250,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     metrics: deps.metrics,
     tenantDatabases: { use: (tenantId, sealed, work) => tenants.useDatabase(tenantId, sealed, work) },
     extracts: extracts.catalog,
+    storage: extractStorage,
   });
   const reports = createReportsService({
     db,
@@ -321,6 +335,8 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     agent,
     reportSharing,
     reportEmbedding,
+    /** Where extract files live; /readyz?details=1 reports it. */
+    extractStorage,
 
     /** Starts the background workers; the server calls it once it is ready to serve. */
     start(): void {
@@ -342,6 +358,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
       await stopWorkers();
       extractLoader.close();
       await Promise.all([tenantPools.closeAll(), studioEngine.close()]);
+      extractStorage.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, type TestContext, type TestUser } from '../../test/harness.js';
 import { rawRequest } from '../../test/raw-http.js';
 import { createTenant } from '../../test/tenant-fixtures.js';
-import { extractsDir } from '../modules/studio/engine/extract-files.js';
+import { uploadsDir } from '../modules/studio/extracts.service.js';
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const UPLOAD_TIMEOUT_MS = 5_000;
@@ -85,9 +85,7 @@ describe('how long a body may take to arrive', () => {
     expect(extracts.body).not.toContain('stalled');
     // The part received is removed once the service sees the connection go.
     await expect
-      .poll(async () =>
-        (await readdir(extractsDir(ctx.config.studio.dir, tenantId))).filter((f) => f.endsWith('.part')),
-      )
+      .poll(async () => (await readdir(uploadsDir(ctx.config.studio.dir, tenantId))).filter((f) => f.endsWith('.part')))
       .toEqual([]);
   });
 

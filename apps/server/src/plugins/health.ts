@@ -19,6 +19,11 @@ export interface HealthOptions {
   redis?: RedisConnection | undefined;
   /** Mail waiting and given up, shown by `/readyz?details=1`. */
   outboxBacklog: () => Promise<MailBacklog>;
+  /**
+   * Where Studio's extract files live, shown by `/readyz?details=1`. A store that fails does not make
+   * the instance unready: only extract queries need it (they answer 503 source_unavailable).
+   */
+  studioStorage?: (() => Promise<object>) | undefined;
 }
 
 /** What /readyz answers once a shutdown has begun. */
@@ -79,6 +84,7 @@ export const healthPlugin = fp<HealthOptions>(
             failed: backlog.failed,
             oldest_pending_seconds: backlog.oldestPendingSeconds,
           },
+          ...(options.studioStorage ? { studio_storage: await options.studioStorage() } : {}),
         };
       },
     );

@@ -9,6 +9,7 @@ import {
   findExecutable,
   freePort,
   startFleet,
+  startObjectStore,
   startRedis,
   type Fleet,
   type RedisProcess,
@@ -112,9 +113,11 @@ export async function startTestFleet(
     redis = await startRedis(path.join(dir, 'redis'));
     redisUrl = redis.url;
   }
+  // Extract files in an S3-compatible store every instance reads (decision 060).
+  const objectStore = await startObjectStore(path.join(dir, 's3'));
   const ports: number[] = [];
   for (let index = 0; index < (options.instances ?? 2); index += 1) ports.push(await freePort());
-  const fleet = await startFleet({
+  const fleet: Fleet = await startFleet({
     instancePorts: ports,
     listen: `127.0.0.1:${await freePort()}`,
     webDistDir: web.root,
@@ -126,7 +129,8 @@ export async function startTestFleet(
       ENVIRONMENT: 'local',
       LOG_LEVEL: 'info',
       DATABASE_URL: database.url,
-      DATA_DIR: path.join(dir, 'data'),
+      // The downloadable files are shared; each instance's data folder is its own, as on two machines.
+      FILES_DIR: path.join(dir, 'data', 'files'),
       SECRET_KEY,
       FIRST_SUPERUSER: SUPERUSER,
       FIRST_SUPERUSER_PASSWORD: SUPERUSER_PASSWORD,
@@ -137,8 +141,18 @@ export async function startTestFleet(
       RENEWAL_POLL_INTERVAL_SECONDS: '1',
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
       ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+      ...objectStore.env,
       ...options.env,
     },
+    instanceEnv: (name) => ({ DATA_DIR: path.join(dir, name, 'data') }),
+  }).catch(async (error: unknown) => {
+    // A fleet that did not start (no nginx, say) leaves no Redis or object store running behind it.
+    await redis?.stop();
+    await objectStore.stop();
+    await smtp.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   return {
@@ -155,6 +169,7 @@ export async function startTestFleet(
       await sql.end();
       await smtp.close();
       await redis?.stop();
+      await objectStore.stop();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },

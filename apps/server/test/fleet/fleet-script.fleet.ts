@@ -70,8 +70,11 @@ describe('npm run fleet (deploy/fleet.sh)', () => {
         .map((value) => Number(value.trim()));
       expect(instancePorts).toHaveLength(2);
 
-      const ready = await requestOnce(`http://127.0.0.1:${port}/readyz`);
+      const ready = await requestOnce(`http://127.0.0.1:${port}/readyz?details=1`);
       expect(ready.status).toBe(200);
+      // The extract files go to the fleet's own S3-compatible store on loopback.
+      expect(lines.some((line) => line.startsWith('[fleet] started an S3-compatible store'))).toBe(true);
+      expect(JSON.parse(ready.body)).toMatchObject({ studio_storage: { kind: 's3', status: 'ok' } });
       const page = await requestOnce(`http://127.0.0.1:${port}/`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(page.body).toContain('<title>Fleet</title>');

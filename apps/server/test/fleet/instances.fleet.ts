@@ -284,6 +284,69 @@ describe('two instances behind nginx', () => {
     report('shared-limits', { failedLogins: failures, thenLogins: throttled, contactMessages: contacts });
   });
 
+  it('an extract uploaded through one instance is run, exported and deleted through the other, each on its own data folder', async () => {
+    const [a, b] = t.fleet.instances as [(typeof t.fleet.instances)[0], (typeof t.fleet.instances)[0]];
+    const tenant = await call<{ id: string }>(base(), 'POST', '/api/v1/tenants/', admin, { name: 'fleet-extracts' });
+    expect(tenant.status, JSON.stringify(tenant.body)).toBe(201);
+    const inTenant = { ...admin, 'x-tenant-id': tenant.body.id };
+    const rows = ['region,units'];
+    for (let i = 0; i < 10_000; i += 1) rows.push(`${['north', 'south'][i % 2]},${i % 5}`);
+    const started = Date.now();
+    const uploaded = await fetch(`${a.url}/api/v1/studio/extracts?name=sales`, {
+      method: 'POST',
+      headers: { ...inTenant, 'content-type': 'text/csv' },
+      body: `${rows.join('\n')}\n`,
+    });
+    const uploadMs = Date.now() - started;
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const extract = (await uploaded.json()) as { id: string };
+
+    const listed = await call<{ count: number }>(b.url, 'GET', '/api/v1/studio/extracts', inTenant);
+    expect(listed.body.count).toBe(1);
+    const definition = (sql: string) =>
+      `title: Fleet\nsource: extract\nblocks:\n  - id: b\n    table: { sql: "${sql}" }\n`;
+    const firstRun = Date.now();
+    const run = await call<{ rows: unknown[][] }>(b.url, 'POST', '/api/v1/studio/preview', inTenant, {
+      definition: definition('SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY region'),
+      block: 'b',
+    });
+    const coldMs = Date.now() - firstRun;
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.rows).toEqual([
+      ['north', 10_000],
+      ['south', 10_000],
+    ]);
+    const report_ = await call<{ id: string }>(b.url, 'POST', '/api/v1/studio/reports', inTenant, {
+      definition: definition('SELECT region, units FROM sales'),
+    });
+    expect(report_.status, JSON.stringify(report_.body)).toBe(201);
+    const exported = await fetch(`${b.url}/api/v1/studio/reports/${report_.body.id}/export`, {
+      method: 'POST',
+      headers: { ...inTenant, 'content-type': 'application/json' },
+      body: JSON.stringify({ block: 'b' }),
+    });
+    expect(exported.status).toBe(200);
+    expect((await exported.text()).split('\r\n').filter((line) => line !== '')).toHaveLength(10_001);
+    const ready = await call<{ studio_storage: { kind: string; status: string } }>(
+      b.url,
+      'GET',
+      '/readyz?details=1',
+      {},
+    );
+    expect(ready.body.studio_storage).toMatchObject({ kind: 's3', status: 'ok' });
+
+    const deleted = await call(b.url, 'DELETE', `/api/v1/studio/extracts/${extract.id}`, inTenant);
+    expect(deleted.status).toBe(204);
+    const after = await call<{ count: number }>(a.url, 'GET', '/api/v1/studio/extracts', inTenant);
+    expect(after.body.count).toBe(0);
+    const gone = await call<{ code: string }>(a.url, 'POST', '/api/v1/studio/preview', inTenant, {
+      definition: definition('SELECT count(*) FROM sales'),
+      block: 'b',
+    });
+    expect(gone.body.code).toBe('query_refused');
+    report('extracts-across-instances', { uploadMs, coldRunOnOtherMs: coldMs });
+  });
+
   it('restarts one instance at a time under load with no failed request and no lost write', async () => {
     const concurrency = 6;
     const outcomes: { kind: 'read' | 'write'; name?: string; status: number; error?: string; ms: number }[] = [];

@@ -20,6 +20,11 @@ export const studioExtracts = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
     rows: bigint('rows', { mode: 'number' }).notNull(),
     columns: jsonb('columns').$type<{ name: string; type: string }[]>().notNull(),
+    /**
+     * SHA-256 of the extract's DuckDB file, which names its object in the store
+     * (`{tenant}/{id}.{sha256}.duckdb`); null for one stored before names carried it (`{tenant}/{id}.duckdb`).
+     */
+    sha256: text('sha256'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

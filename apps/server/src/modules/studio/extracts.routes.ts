@@ -75,6 +75,8 @@ export const extractsRoutes: FastifyPluginAsyncZod<{
           409: HttpErrorSchema,
           413: HttpErrorSchema,
           422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+          // The extract store failed (STUDIO_STORAGE_URL): nothing of the upload is kept.
+          503: HttpErrorSchema,
           ...denied,
         },
       },

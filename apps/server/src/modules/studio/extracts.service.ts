@@ -20,8 +20,6 @@ import { AppError, badRequest, conflict, describeError, fieldError, isUniqueViol
 import type { AuditService } from '../audit/audit.service.js';
 import type { ExtractCatalog, StudioScope } from './engine/engine.js';
 import {
-  extractFile,
-  extractsDir,
   ExtractCancelled,
   ExtractTimedOut,
   removeDuckdbFile,
@@ -29,6 +27,7 @@ import {
   type ExtractFormat,
   type ExtractLoader,
 } from './engine/extract-files.js';
+import { extractKey, sha256Of, StorageUnavailable, type ExtractStorage } from './engine/extract-storage.js';
 import {
   deleteExtract,
   findExtractByName,
@@ -48,6 +47,8 @@ export interface ExtractUpload {
 }
 
 const invalid = (detail: string) => new AppError('extract_invalid', detail);
+const unavailable = () =>
+  new AppError('source_unavailable', "The tenant's extracts are not available now.", { 'Retry-After': '5' });
 const notFound = () => new AppError('extract_not_found', studioExtractMessages.notFound);
 
 /** The format a Content-Type names (parameters such as `charset` aside), or undefined. */
@@ -95,22 +96,34 @@ class ByteCounter extends Transform {
   }
 }
 
+/** Where a tenant's uploads are received and read on this instance, whatever the store. */
+export function uploadsDir(studioDir: string, tenantId: string): string {
+  return path.join(studioDir, 'uploads', tenantId);
+}
+
+/** The key of a row's file in the store. */
+export function keyOf(row: Pick<ExtractRow, 'tenantId' | 'id' | 'sha256'>): string {
+  return extractKey(row.tenantId, row.id, row.sha256);
+}
+
 /**
  * Studio extracts (STUDIO-SOURCE-*): a tenant's CSV and Parquet files, each typed by DuckDB into a
  * table of the tenant's `extract` source. An upload is streamed to a file of its own (never held
- * in memory), cut off past STUDIO_EXTRACT_MAX_BYTES, typed whole by DuckDB's reader, and only then
- * recorded; whatever fails leaves no file and no row behind. The reading is stopped in DuckDB past
- * STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS (`extract_timeout`) or when the client goes away. Another
- * tenant's extract is a 404.
+ * in memory), cut off past STUDIO_EXTRACT_MAX_BYTES, typed whole by DuckDB's reader into a DuckDB
+ * file, put in the store (STUDIO_STORAGE_URL) under its SHA-256, and only then recorded; whatever
+ * fails leaves no file, no object and no row behind. The reading is stopped in DuckDB past
+ * STUDIO_EXTRACT_CONVERT_TIMEOUT_SECONDS (`extract_timeout`) or when the client goes away. A store
+ * that fails is a 503 `source_unavailable`. Another tenant's extract is a 404.
  */
 export function createExtractsService(deps: {
   db: Database;
   audit: AuditService;
   config: StudioConfig;
   loader: ExtractLoader;
+  storage: ExtractStorage;
   log: FastifyBaseLogger;
 }) {
-  const { db, audit, config, loader, log } = deps;
+  const { db, audit, config, loader, storage, log } = deps;
   const tooLarge = () => new AppError('extract_too_large', studioExtractMessages.tooLarge(config.extractMaxBytes));
 
   function tenantOf(scope: StudioScope): string {
@@ -138,7 +151,7 @@ export function createExtractsService(deps: {
     catalog: {
       async list(tenantId) {
         const rows = await listExtracts(db, tenantId);
-        return rows.map((row) => ({ id: row.id, name: row.name, columns: row.columns }));
+        return rows.map((row) => ({ id: row.id, name: row.name, columns: row.columns, key: keyOf(row) }));
       },
     } satisfies ExtractCatalog,
 
@@ -164,10 +177,13 @@ export function createExtractsService(deps: {
       if (!upload.body || announced === 0) throw invalid(studioExtractMessages.empty);
 
       const id = randomUUID();
-      const dir = extractsDir(config.dir, tenantId);
+      // Uploads in progress, on this instance's disk whatever the store.
+      const dir = uploadsDir(config.dir, tenantId);
       await mkdir(dir, { recursive: true });
-      const part = path.join(dir, `upload-${id}.part`);
-      const target = extractFile(config.dir, tenantId, id);
+      const part = path.join(dir, `${id}.part`);
+      const target = path.join(dir, `${id}.duckdb`);
+      /** The object put in the store, removed again unless its row is committed. */
+      let stored: string | undefined;
       let kept = false;
       try {
         let received: { bytes: number; head: Buffer };
@@ -202,6 +218,18 @@ export function createExtractsService(deps: {
         }
         // A client gone between the reading and the record: nothing is kept.
         if (upload.signal?.aborted) throw badRequest(studioExtractMessages.cancelled);
+        // Content-addressed: the object's name says what it holds, so no copy of it is ever stale.
+        const sha256 = await sha256Of(target);
+        const key = extractKey(tenantId, id, sha256);
+        try {
+          await storage.put(key, target, upload.signal);
+        } catch (error) {
+          if (upload.signal?.aborted) throw badRequest(studioExtractMessages.cancelled);
+          if (error instanceof StorageUnavailable) throw unavailable();
+          throw error;
+        }
+        stored = key;
+        if (upload.signal?.aborted) throw badRequest(studioExtractMessages.cancelled);
         const row = await db.transaction(async (tx) => {
           const inserted = await insertExtract(tx, {
             id,
@@ -211,6 +239,7 @@ export function createExtractsService(deps: {
             bytes: received.bytes,
             rows: loaded.rows,
             columns: loaded.columns,
+            sha256,
             createdBy: actor.user.id,
           });
           await audit.record(tx, actor, {
@@ -231,7 +260,17 @@ export function createExtractsService(deps: {
         await rm(part, { force: true }).catch((error: unknown) =>
           log.warn({ err: describeError(error) }, 'an extract upload file could not be removed'),
         );
-        if (!kept) await removeDuckdbFile(target);
+        await removeDuckdbFile(target);
+        if (!kept && stored !== undefined) {
+          await storage
+            .remove(stored)
+            .catch((error: unknown) =>
+              log.warn(
+                { err: describeError(error), key: stored },
+                'an extract object not recorded could not be removed',
+              ),
+            );
+        }
       }
     },
 
@@ -240,15 +279,18 @@ export function createExtractsService(deps: {
      * failure is logged, not thrown: the deletion has committed and its answer must go out.
      */
     async removeTenantFiles(tenantId: string): Promise<void> {
-      await rm(extractsDir(config.dir, tenantId), { recursive: true, force: true }).catch((error: unknown) =>
-        log.warn({ tenantId, err: describeError(error) }, "a deleted tenant's extract files could not be removed"),
-      );
+      await rm(uploadsDir(config.dir, tenantId), { recursive: true, force: true }).catch(() => undefined);
+      await storage
+        .removeTenant(tenantId)
+        .catch((error: unknown) =>
+          log.warn({ tenantId, err: describeError(error) }, "a deleted tenant's extract files could not be removed"),
+        );
     },
 
-    /** Removes the row (with its audit entry), then the file; another tenant's id is a 404. */
+    /** Removes the row (with its audit entry), then the object; another tenant's id is a 404. */
     async remove(actor: Actor, scope: StudioScope, extractId: string): Promise<void> {
       const tenantId = tenantOf(scope);
-      await db.transaction(async (tx) => {
+      const row = await db.transaction(async (tx) => {
         const deleted = await deleteExtract(tx, tenantId, extractId);
         if (!deleted) throw notFound();
         await audit.record(tx, actor, {
@@ -258,10 +300,14 @@ export function createExtractsService(deps: {
           before: snapshot(deleted),
           after: null,
         });
+        return deleted;
       });
-      await removeDuckdbFile(extractFile(config.dir, tenantId, extractId)).catch((error: unknown) =>
-        log.warn({ err: describeError(error), extractId }, 'a deleted extract file could not be removed'),
-      );
+      // The row is gone, so no query opens the object again; one left by a failure is only space.
+      await storage
+        .remove(keyOf(row))
+        .catch((error: unknown) =>
+          log.warn({ err: describeError(error), extractId }, 'a deleted extract file could not be removed'),
+        );
     },
   };
 }

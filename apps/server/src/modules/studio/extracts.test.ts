@@ -25,6 +25,8 @@ import {
 } from '../../../test/harness.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { extractsDir } from './engine/extract-files.js';
+import { sha256Of } from './engine/extract-storage.js';
+import { uploadsDir } from './extracts.service.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 const { ctx, admin } = useTestContext({ env: { STUDIO_EXTRACT_MAX_BYTES: String(MAX_BYTES) } });
@@ -153,7 +155,14 @@ describe('Studio extracts (STUDIO-SOURCE-2..6)', () => {
         },
       ],
     });
-    expect(await filesOf(tenantA.id)).toEqual([`${created.id}.duckdb`]);
+    // Named by its content: `{id}.{sha256 of the file}.duckdb`.
+    const [stored] = await filesOf(tenantA.id);
+    expect(await filesOf(tenantA.id)).toEqual([
+      expect.stringMatching(new RegExp(`^${created.id}\\.[0-9a-f]{64}\\.duckdb$`)),
+    ]);
+    expect(stored!.split('.')[1]).toBe(
+      await sha256Of(path.join(extractsDir(ctx.config.studio.dir, tenantA.id), stored!)),
+    );
 
     const listed = await list(readerA, tenantA.id);
     expect(listed.statusCode).toBe(200);
@@ -403,7 +412,7 @@ params:
       'SELECT * FROM extract_1.data',
       'SELECT * FROM rates',
       `SELECT * FROM read_csv('${extractsDir(ctx.config.studio.dir, tenantA.id)}/*')`,
-      `SELECT * FROM '${extractsDir(ctx.config.studio.dir, tenantA.id)}/${secretId}.duckdb'`,
+      `SELECT * FROM '${extractsDir(ctx.config.studio.dir, tenantA.id)}/${(await filesOf(tenantA.id)).find((name) => name.startsWith(secretId))}'`,
       'SELECT * FROM duckdb_tables()',
       'SELECT * FROM information_schema.tables',
       "SELECT * FROM glob('/**')",
@@ -491,6 +500,8 @@ describe('an upload whose client goes away, and a tenant whose files cannot be r
   });
 
   const filesIn = (tenantId: string) => readdir(extractsDir(dir, tenantId)).catch(() => [] as string[]);
+  /** Uploads being received and read, whatever the store. */
+  const uploading = (tenantId: string) => readdir(uploadsDir(dir, tenantId)).catch(() => [] as string[]);
 
   it('stops the reading in DuckDB when the client disconnects during it, keeping no file and no row', async () => {
     const tenant = await createTenant(own.ctx, own.admin);
@@ -508,7 +519,7 @@ describe('an upload whose client goes away, and a tenant whose files cannot be r
       sent.catch(() => undefined);
       // The reading has begun once DuckDB has made the extract's file beside the received upload.
       const deadline = Date.now() + 60_000;
-      while (!(await filesIn(tenant.id)).some((name) => name.endsWith('.duckdb'))) {
+      while (!(await uploading(tenant.id)).some((name) => name.endsWith('.duckdb'))) {
         expect(Date.now(), 'the reading never began').toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
@@ -516,8 +527,9 @@ describe('an upload whose client goes away, and a tenant whose files cannot be r
       await expect(sent).rejects.toThrow();
 
       // The staging file and the half-made extract go; no row is ever written.
-      while ((await filesIn(tenant.id)).length > 0) {
-        expect(Date.now(), `left behind: ${(await filesIn(tenant.id)).join(', ')}`).toBeLessThan(deadline);
+      while ((await filesIn(tenant.id)).length + (await uploading(tenant.id)).length > 0) {
+        const left = [...(await filesIn(tenant.id)), ...(await uploading(tenant.id))];
+        expect(Date.now(), `left behind: ${left.join(', ')}`).toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect((await list(own.admin, tenant.id, own.ctx)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
@@ -576,7 +588,7 @@ describe('the time limit of an upload’s reading (STUDIO_EXTRACT_CONVERT_TIMEOU
           'The file took longer than 0.001 s to read and was not kept: send a smaller file, or Parquet, which reads faster',
         code: 'extract_timeout',
       });
-      expect(await readdir(extractsDir(timed.config.studio.dir, tenant.id))).toEqual([]);
+      expect(await readdir(extractsDir(timed.config.studio.dir, tenant.id)).catch(() => [])).toEqual([]);
       expect((await list(superuser, tenant.id, timed)).json<StudioExtracts>()).toEqual({ data: [], count: 0 });
     } finally {
       await timed.close();

@@ -8,7 +8,9 @@ import type { RedisConnection } from '../../../lib/redis.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_TABLES, ensureDemoDatabase } from './demo-data.js';
-import { EXTRACT_TABLE, extractFile, sqlString } from './extract-files.js';
+import { EXTRACT_TABLE, sqlString } from './extract-files.js';
+import type { Lease } from './extract-cache.js';
+import type { ExtractStorage } from './extract-storage.js';
 import { duckdbValues, jsonRows, openHardened } from './duckdb-database.js';
 import { checkDuckdbTree } from './duckdb-guard.js';
 import { checkPostgresSql } from './postgres-guard.js';
@@ -140,11 +142,15 @@ export interface StudioEngineDeps {
   metrics?: Pick<ServiceMetrics, 'studioQueryExecuted'> | undefined;
   /** The extracts each tenant has (the app database's rows); omitted: no `extract` source. */
   extracts?: ExtractCatalog | undefined;
+  /** Where the extracts' files are (with `extracts`). */
+  storage?: ExtractStorage | undefined;
 }
 
-/** A tenant's extracts as stored: each the table `name`, in the DuckDB file of its id. */
+/** A tenant's extracts as stored: each the table `name`, in the DuckDB file the store holds as `key`. */
 export interface ExtractCatalog {
-  list(tenantId: string): Promise<{ id: string; name: string; columns: { name: string; type: string }[] }[]>;
+  list(
+    tenantId: string,
+  ): Promise<{ id: string; name: string; key: string; columns: { name: string; type: string }[] }[]>;
 }
 
 /** Most tenants whose extract database stays open; the least recently used closes first. */
@@ -158,6 +164,10 @@ interface ExtractDatabase {
   tables: ReadonlySet<string>;
   users: number;
   retired: boolean;
+  /** Its files, held in the local cache until the database has closed. */
+  leases: Lease[];
+  /** Set once it closes. */
+  closed?: Promise<void>;
 }
 
 /** Runs `work` on the pool of the tenant's own database (host allow-list checked by the caller's service). */
@@ -250,10 +260,28 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     return demo;
   }
 
-  function closeWhenUnused(database: ExtractDatabase) {
-    if (!database.retired || database.users > 0) return;
-    void database.instance.then((instance) => instance.closeSync()).catch(() => undefined);
+  /** Closes a retired database once no query uses it; its files are let go after. */
+  function closeWhenUnused(database: ExtractDatabase): Promise<void> {
+    if (!database.retired || database.users > 0) return Promise.resolve();
+    database.closed ??= database.instance
+      .then((instance) => instance.closeSync())
+      .catch(() => undefined)
+      .then(() => {
+        for (const lease of database.leases.splice(0)) lease.release();
+      });
+    return database.closed;
   }
+
+  // The cache of an object store needs room that only idle databases' files hold: they close (the
+  // next query opens them again), never one a query uses.
+  deps.storage?.setReclaimer(async () => {
+    const idle = [...extractDatabases].filter(([, database]) => database.users === 0);
+    for (const [tenantId, database] of idle) {
+      extractDatabases.delete(tenantId);
+      database.retired = true;
+    }
+    await Promise.all(idle.map(([, database]) => closeWhenUnused(database)));
+  });
 
   /**
    * The tenant's extract database, holding its extracts as `extracts` lists them now: a hardened
@@ -264,7 +292,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
    */
   async function extractDatabase(tenantId: string): Promise<{ database: ExtractDatabase; release: () => void }> {
     const catalog = deps.extracts;
-    if (!catalog) throw notFoundSource('extract');
+    const storage = deps.storage;
+    if (!catalog || !storage) throw notFoundSource('extract');
     const extracts = [...(await catalog.list(tenantId))].sort((a, b) => a.id.localeCompare(b.id));
     if (forgotten.has(tenantId)) throw notFoundSource('extract');
     const key = extracts.map((extract) => extract.id).join(',');
@@ -272,31 +301,47 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
     if (database?.key !== key) {
       if (database) {
         database.retired = true;
-        closeWhenUnused(database);
+        void closeWhenUnused(database);
       }
+      // Copies of extracts deleted meanwhile (through this instance or another) go from the cache.
+      storage.forgetOthers(tenantId, new Set(extracts.map((extract) => extract.key)));
       const tempDirectory = path.join(settings.dir, 'tmp');
-      const created: ExtractDatabase = {
-        key,
-        tables: new Set(extracts.map((extract) => extract.name.toLowerCase())),
-        users: 0,
-        retired: false,
-        instance: mkdir(tempDirectory, { recursive: true }).then(() =>
-          openHardened(':memory:', {
+      const leases: Lease[] = [];
+      const open = async () => {
+        await mkdir(tempDirectory, { recursive: true });
+        try {
+          // Fetched into the local cache when the store is remote (in parallel: a cold cache waits once).
+          const opened = await Promise.allSettled(extracts.map((extract) => storage.open(extract.key)));
+          for (const result of opened) if (result.status === 'fulfilled') leases.push(result.value);
+          const failed = opened.find((result) => result.status === 'rejected');
+          if (failed) throw failed.reason;
+          return await openHardened(':memory:', {
             readOnly: false,
             memoryLimit: settings.duckdbMemoryLimit,
             threads: settings.duckdbThreads,
             tempDirectory,
             setup: async (connection) => {
               for (const [index, extract] of extracts.entries()) {
-                const file = extractFile(settings.dir, tenantId, extract.id);
+                const file = leases[index]!.path;
                 await connection.run(`ATTACH ${sqlString(file)} AS extract_${index} (READ_ONLY)`);
                 await connection.run(
                   `CREATE VIEW main."${extract.name.replaceAll('"', '""')}" AS SELECT * FROM extract_${index}.main.${EXTRACT_TABLE}`,
                 );
               }
             },
-          }),
-        ),
+          });
+        } catch (error) {
+          for (const lease of leases.splice(0)) lease.release();
+          throw error;
+        }
+      };
+      const created: ExtractDatabase = {
+        key,
+        tables: new Set(extracts.map((extract) => extract.name.toLowerCase())),
+        users: 0,
+        retired: false,
+        leases,
+        instance: open(),
       };
       created.instance.catch((error: unknown) => {
         if (extractDatabases.get(tenantId) === created) extractDatabases.delete(tenantId);
@@ -311,7 +356,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       if (extractDatabases.size <= EXTRACT_DATABASES_MAX) break;
       extractDatabases.delete(otherTenant);
       other.retired = true;
-      closeWhenUnused(other);
+      void closeWhenUnused(other);
     }
     const used = database;
     used.users += 1;
@@ -320,7 +365,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       if (released) return;
       released = true;
       used.users -= 1;
-      closeWhenUnused(used);
+      void closeWhenUnused(used);
     };
     try {
       await used.instance;
@@ -595,7 +640,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
           if (!held) return;
           held = false;
           database.users -= 1;
-          closeWhenUnused(database);
+          void closeWhenUnused(database);
         };
       },
       release,
@@ -932,7 +977,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       if (database) {
         extractDatabases.delete(tenantId);
         database.retired = true;
-        closeWhenUnused(database);
+        void closeWhenUnused(database);
       }
       await cache.dropTenant(tenantId);
     },
@@ -946,7 +991,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       await Promise.all(underWay.keys());
       for (const database of extractDatabases.values()) {
         database.retired = true;
-        closeWhenUnused(database);
+        void closeWhenUnused(database);
       }
       extractDatabases.clear();
       const pending = demo;

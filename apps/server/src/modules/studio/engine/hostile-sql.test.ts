@@ -9,6 +9,7 @@ import { ensureDemoDatabase } from './demo-data.js';
 import { openHardened } from './duckdb-database.js';
 import { createStudioEngine, type StudioEngine } from './engine.js';
 import { createExtractLoader, extractFile, extractsDir, type ExtractLoader } from './extract-files.js';
+import { createExtractStorage, extractKey } from './extract-storage.js';
 
 // Issue 31 item 6: every statement below is refused with query_refused before anything runs, and
 // nothing outside the source's own tables is read.
@@ -188,9 +189,26 @@ describe('hostile SQL on the extract source: one tenant cannot reach another', (
   let extractDir: string;
   let extractEngine: StudioEngine;
   let loader: ExtractLoader;
-  const catalog: Record<string, { id: string; name: string; columns: { name: string; type: string }[] }[]> = {
-    [tenantA]: [{ id: extractA, name: 'secret_a', columns: [{ name: 'secret', type: 'VARCHAR' }] }],
-    [tenantB]: [{ id: extractB, name: 'own_b', columns: [{ name: 'n', type: 'BIGINT' }] }],
+  const catalog: Record<
+    string,
+    { id: string; name: string; key: string; columns: { name: string; type: string }[] }[]
+  > = {
+    [tenantA]: [
+      {
+        id: extractA,
+        name: 'secret_a',
+        key: extractKey(tenantA, extractA, null),
+        columns: [{ name: 'secret', type: 'VARCHAR' }],
+      },
+    ],
+    [tenantB]: [
+      {
+        id: extractB,
+        name: 'own_b',
+        key: extractKey(tenantB, extractB, null),
+        columns: [{ name: 'n', type: 'BIGINT' }],
+      },
+    ],
   };
 
   beforeAll(async () => {
@@ -219,6 +237,7 @@ describe('hostile SQL on the extract source: one tenant cannot reach another', (
       config,
       log: Fastify({ logger: false }).log,
       extracts: { list: (tenantId) => Promise.resolve(catalog[tenantId] ?? []) },
+      storage: createExtractStorage({ config: config.studio, onFailure: () => undefined }),
     });
   }, 60_000);
 

@@ -1,0 +1,1 @@
+ALTER TABLE "studio_extracts" ADD COLUMN "sha256" text;
