@@ -1,297 +1,28 @@
-import type { AgentMessage } from '@dataplatform/contract';
-import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, useSyncExternalStore } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
-import { LazyRowConfirmDialog } from '../../../components/lazy-confirm-dialog.js';
-import { lazyDialog } from '../../../components/lazy-dialog.js';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useState, useSyncExternalStore } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
-import { formatDateTime } from '../../../lib/format.js';
 import { myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../../lib/session.js';
-import {
-  agentKeys,
-  agentStatusQueryOptions,
-  conversationQueryOptions,
-  conversationsQueryOptions,
-  createConversation,
-  useDeleteConversation,
-} from '../api/agent.js';
+import { agentStatusQueryOptions } from '../api/agent.js';
 import { accessQueryOptions, sourceTablesQueryOptions } from '../api/editor.js';
 import { sourcesQueryOptions } from '../api/sources.js';
-import type { AddToReportDialogProps } from './add-to-report-dialog.js';
-import type { AnswerBlock } from './answer-block.js';
-import { AnswerCard } from './answer-card.js';
-import { AskProgress } from './ask-progress.js';
-import { GuidedBuilder } from './guided-builder.js';
-import { QuestionField } from './question-field.js';
-import { useAsk } from './use-ask.js';
 
-const AddToReportDialog = lazyDialog<AddToReportDialogProps>(
-  () => import('./add-to-report-dialog.js').then((module) => module.default),
-  (props) => props.open,
-);
+import { Loading } from './loading.js';
 
-type Adding = AddToReportDialogProps['add'];
-
-/** The conversation's exchanges, newest first: each question with its answer. */
-function exchanges(messages: readonly AgentMessage[]): { question: AgentMessage | undefined; answer: AgentMessage }[] {
-  const pairs: { question: AgentMessage | undefined; answer: AgentMessage }[] = [];
-  let question: AgentMessage | undefined;
-  for (const message of messages) {
-    if (message.role === 'user') question = message;
-    else {
-      pairs.push({ question, answer: message });
-      question = undefined;
-    }
-  }
-  return pairs.reverse();
-}
-
-/** The conversation list: reopen one, or delete it. */
-function ConversationList({
-  current,
-  onOpen,
-  onDeleted,
-}: {
-  current: string;
-  onOpen: (id: string) => void;
-  onDeleted: (id: string) => void;
-}) {
-  const list = useQuery(conversationsQueryOptions(true));
-  const remove = useDeleteConversation();
-  const [deleting, setDeleting] = useState<{ id: string; title: string } | undefined>(undefined);
-  const headingId = useId();
-  return (
-    <Box
-      component="nav"
-      aria-labelledby={headingId}
-      sx={{ display: 'flex', flexDirection: 'column', gap: 1, minWidth: 0 }}
-    >
-      <Typography id={headingId} component="h2" variant="h6">
-        Earlier conversations
-      </Typography>
-      {list.isError ? (
-        <LoadFailure onRetry={() => void list.refetch()}>The conversations could not be loaded.</LoadFailure>
-      ) : list.isPending ? (
-        <LoadingLine sx={{ color: 'text.secondary' }}>Loading conversations...</LoadingLine>
-      ) : list.data.data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          None yet: your questions are kept here.
-        </Typography>
-      ) : (
-        <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-          {list.data.data.map((conversation) => (
-            <Box component="li" key={conversation.id} sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-              <Button
-                onClick={() => onOpen(conversation.id)}
-                aria-current={conversation.id === current ? 'true' : undefined}
-                color={conversation.id === current ? 'primary' : 'inherit'}
-                sx={{
-                  flex: 1,
-                  minWidth: 0,
-                  justifyContent: 'flex-start',
-                  textAlign: 'left',
-                  textTransform: 'none',
-                  display: 'block',
-                }}
-              >
-                <Box
-                  component="span"
-                  sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                >
-                  {conversation.title}
-                </Box>
-                <Box component="span" sx={{ display: 'block', typography: 'caption', color: 'text.secondary' }}>
-                  {formatDateTime(conversation.updated_at)}
-                </Box>
-              </Button>
-              <IconButton
-                aria-label={`Delete the conversation “${conversation.title}”`}
-                onClick={() => setDeleting(conversation)}
-                size="small"
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Box>
-          ))}
-        </Box>
-      )}
-      <LazyRowConfirmDialog
-        row={deleting}
-        title="Delete this conversation?"
-        confirmLabel="Delete"
-        destructive
-        loading={remove.isPending}
-        onClose={() => setDeleting(undefined)}
-        onConfirm={(row) =>
-          remove.mutate(row.id, {
-            onSuccess: () => {
-              setDeleting(undefined);
-              onDeleted(row.id);
-            },
-          })
-        }
-      >
-        “{deleting?.title}” and its answers go for good. Reports the answers were added to keep them.
-      </LazyRowConfirmDialog>
-    </Box>
-  );
-}
-
-/** One open conversation: its exchanges, newest first, under the question in progress. */
-function ConversationView({
-  id,
-  onAdd,
-}: {
-  id: string;
-  onAdd: ((message: AgentMessage, block: AnswerBlock) => void) | undefined;
-}) {
-  const conversation = useQuery(conversationQueryOptions(id));
-  if (conversation.isError) {
-    return (
-      <LoadFailure onRetry={() => void conversation.refetch()}>
-        This conversation could not be loaded: it may have been deleted.
-      </LoadFailure>
-    );
-  }
-  if (conversation.isPending)
-    return <LoadingLine sx={{ color: 'text.secondary' }}>Loading the conversation...</LoadingLine>;
-  return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      {exchanges(conversation.data.messages).map(({ question, answer }) => (
-        <Box key={answer.id} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-          {question ? (
-            <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
-              {question.text}
-            </Typography>
-          ) : undefined}
-          <AnswerCard conversationId={id} message={answer} onAdd={onAdd} />
-        </Box>
-      ))}
-    </Box>
-  );
-}
-
-/** Asking: the question box, the conversation below it, and the earlier conversations beside. */
-function AskView({ onBuild, canWrite }: { onBuild: () => void; canWrite: boolean }) {
-  const client = useQueryClient();
-  const [search, setSearch] = useSearchParams();
-  const conversationId = search.get('c') ?? '';
-  const [draft, setDraft] = useState('');
-  const [adding, setAdding] = useState<Adding>(undefined);
-  const open = (id: string) => setSearch(id === '' ? {} : { c: id });
-  const current = useQuery({ ...conversationQueryOptions(conversationId), enabled: conversationId !== '' });
-  const followUp = (current.data?.messages.length ?? 0) > 0;
-  const { state, ask, cancel, dismiss } = useAsk(async (message) => {
-    setDraft('');
-    // A read of the conversation started before the answer was saved would be taken for this one
-    // (a first fetch in flight is shared, not cancelled, by an invalidation): stop it, read afresh.
-    const key = agentKeys.conversation(message.conversation);
-    await client.cancelQueries({ queryKey: key });
-    await Promise.all([
-      // Its own failure is the conversation view's to show.
-      client.fetchQuery({ ...conversationQueryOptions(message.conversation), staleTime: 0 }).catch(() => undefined),
-      client.invalidateQueries({ queryKey: agentKeys.conversations }),
-    ]);
-  });
-  const send = () => {
-    const question = draft.trim();
-    void ask(async () => {
-      if (conversationId !== '') return conversationId;
-      const created = await createConversation(question);
-      open(created.id);
-      void client.invalidateQueries({ queryKey: agentKeys.conversations });
-      return created.id;
-    }, question);
-  };
-  const onAdd = canWrite
-    ? (message: AgentMessage, block: AnswerBlock) =>
-        setAdding({
-          report: message.block!.report,
-          addition: block.addition,
-          messageId: message.id,
-          source: message.block!.source,
-          title: message.text,
-        })
-    : undefined;
-  return (
-    <Box
-      sx={{
-        display: 'grid',
-        gap: 3,
-        gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) 280px' },
-        alignItems: 'start',
-      }}
-    >
-      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
-        <QuestionField
-          value={draft}
-          onChange={setDraft}
-          onAsk={send}
-          busy={state.phase === 'asking'}
-          label={followUp ? 'A follow-up question' : 'Your question'}
-          example="“median negotiated rate by payer”"
-        />
-        {conversationId !== '' ? (
-          <Box>
-            <Button size="small" onClick={() => open('')} disabled={state.phase === 'asking'}>
-              New conversation
-            </Button>
-          </Box>
-        ) : undefined}
-        <AskProgress state={state} onCancel={cancel} onDismiss={dismiss} onBuild={onBuild} />
-        {conversationId !== '' ? <ConversationView id={conversationId} onAdd={onAdd} /> : undefined}
-      </Box>
-      <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
-        <ConversationList
-          current={conversationId}
-          onOpen={open}
-          onDeleted={(id) => {
-            if (id === conversationId) open('');
-          }}
-        />
-      </Paper>
-      <AddToReportDialog open={adding !== undefined} add={adding} onClose={() => setAdding(undefined)} />
-    </Box>
-  );
-}
-
-/** The builder with its own "Add to report". */
-function BuildView({ canWrite }: { canWrite: boolean }) {
-  const [adding, setAdding] = useState<Adding>(undefined);
-  return (
-    <>
-      <GuidedBuilder
-        onAdd={
-          canWrite
-            ? (block, compiled) =>
-                setAdding({
-                  report: compiled.report,
-                  addition: block.addition,
-                  source: compiled.source,
-                  title: block.shown.title ?? 'The block',
-                })
-            : undefined
-        }
-      />
-      <AddToReportDialog open={adding !== undefined} add={adding} onClose={() => setAdding(undefined)} />
-    </>
-  );
-}
+// Asking and building load as they show: the page's first load carries neither.
+const AskView = lazy(() => import('./ask-view.js'));
+const BuildView = lazy(() => import('./build-view.js'));
 
 /** No model: the README's words, and the builder straight away. */
 function NotConfigured() {
@@ -401,11 +132,13 @@ function AgentBody() {
         {...(canAsk ? { role: 'tabpanel', id: ids.panel, 'aria-labelledby': `${ids.tabs}-${shown}` } : {})}
         sx={{ minWidth: 0 }}
       >
-        {shown === 'ask' ? (
-          <AskView onBuild={() => setMode('build')} canWrite={canWrite} />
-        ) : (
-          <BuildView canWrite={canWrite} />
-        )}
+        <Suspense fallback={<Loading>{shown === 'ask' ? 'Loading...' : 'Loading the builder...'}</Loading>}>
+          {shown === 'ask' ? (
+            <AskView onBuild={() => setMode('build')} canWrite={canWrite} />
+          ) : (
+            <BuildView canWrite={canWrite} />
+          )}
+        </Suspense>
       </Box>
     </Box>
   );

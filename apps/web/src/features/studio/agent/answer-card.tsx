@@ -91,7 +91,7 @@ export function AnswerCard({
   conversationId: string;
   message: AgentMessage;
   /** Offers "Add to report" (reports:write). */
-  onAdd?: ((message: AgentMessage, block: AnswerBlock) => void) | undefined;
+  onAdd?: ((message: AgentMessage) => void) | undefined;
 }) {
   const block = message.block;
   const read = useAnswerBlock(block?.report ?? '', block?.params ?? {});
@@ -114,7 +114,7 @@ export function AnswerCard({
             <AnswerRun conversationId={conversationId} messageId={message.id} block={drawn} />
             {onAdd ? (
               <Box>
-                <Button size="small" variant="outlined" onClick={() => onAdd(message, drawn)}>
+                <Button size="small" variant="outlined" onClick={() => onAdd(message)}>
                   Add to report
                 </Button>
               </Box>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chartsFor, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
+import type { AgentCompiled } from '@dataplatform/contract';
+import { builtBlock, chartsFor, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
 
 const types = new Map([
   ['payer', 'VARCHAR'],
@@ -77,5 +78,48 @@ describe('compileRequest', () => {
     expect(compileRequest(picks({ table: '' }), types)).toBeUndefined();
     expect(compileRequest(picks({ measures: [] }), types)).toBeUndefined();
     expect(defaultTitle(picks({ measures: [], dimensions: [{ column: 'payer', grain: '' }] }))).toBe('Rates by payer');
+  });
+});
+
+describe('builtBlock', () => {
+  const compiled = (kind: 'kpi' | 'chart' | 'table', columns: { name: string; type: string }[]): AgentCompiled => ({
+    sql: 'SELECT 1',
+    block: { yaml: '', kind, source: 'demo', params: {}, report: '' },
+    preview: { columns, rows: [[1, 2]], count: 1 },
+  });
+
+  it('draws a chart as the server does: a category on y as horizontal bars, the measure on x', () => {
+    const plan = compileRequest(
+      picks({
+        measures: [{ agg: 'median', column: 'negotiated_rate' }],
+        dimensions: [{ column: 'payer', grain: '' }],
+        chart: 'bar',
+      }),
+      types,
+    )!.plan;
+    const block = builtBlock(
+      plan,
+      compiled('chart', [
+        { name: 'payer', type: 'VARCHAR' },
+        { name: 'median_negotiated_rate', type: 'DOUBLE' },
+      ]),
+    );
+    expect(block.chart?.spec).toEqual({
+      mark: { type: 'bar', tooltip: true },
+      encoding: {
+        y: { field: 'payer', type: 'nominal', sort: '-x', title: 'payer' },
+        x: { field: 'median_negotiated_rate', type: 'quantitative', title: 'median_negotiated_rate' },
+      },
+    });
+  });
+
+  it('draws a KPI of the first measure, an integer for an integer column', () => {
+    const plan = compileRequest(picks(), types)!.plan;
+    expect(builtBlock(plan, compiled('kpi', [{ name: 'rows', type: 'BIGINT' }])).kpi).toEqual({
+      sql: 'SELECT 1',
+      value: 'rows',
+      format: 'integer',
+      label: 'Rows',
+    });
   });
 });

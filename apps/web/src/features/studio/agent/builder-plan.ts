@@ -1,4 +1,11 @@
-import { AGENT_ALIAS, type AgentChart, type AgentCompile, type AgentPlanBody } from '@dataplatform/contract';
+import {
+  AGENT_ALIAS,
+  type AgentChart,
+  type AgentCompile,
+  type AgentCompiled,
+  type AgentPlanBody,
+  type ReportBlockPublic,
+} from '@dataplatform/contract';
 
 export type ColumnClass = 'time' | 'number' | 'boolean' | 'text';
 
@@ -108,4 +115,79 @@ export function compileRequest(picks: BuilderPicks, types: ReadonlyMap<string, s
       chart: charts.includes(picks.chart) ? picks.chart : charts[0]!,
     },
   };
+}
+
+/** A Vega-Lite field name: dots and brackets would be read as a path into the row. */
+const field = (name: string) => name.replace(/[.[\]\\]/g, (char) => `\\${char}`);
+
+/**
+ * The chart of a result as the server draws an answer's (answer-blocks.ts): the first group on x (a
+ * category's bars laid horizontally), the first measure on y, a second group as colour.
+ */
+function chartSpec(
+  chart: AgentChart,
+  columns: readonly { name: string; type: string }[],
+  encoding: { x: string | undefined; y: string | undefined; color: string | undefined },
+): Record<string, unknown> {
+  const byName = new Map(columns.map((column) => [column.name, column]));
+  const x = (encoding.x ? byName.get(encoding.x) : undefined) ?? columns[0];
+  const y =
+    (encoding.y ? byName.get(encoding.y) : undefined) ??
+    columns.find((column) => column !== x && columnClass(column.type) === 'number');
+  if (!x || !y) return { mark: 'text' };
+  const xClass = columnClass(x.type);
+  const measure = { field: field(y.name), type: 'quantitative', title: y.name };
+  const color =
+    encoding.color && byName.has(encoding.color) ? { color: { field: field(encoding.color), type: 'nominal' } } : {};
+  if (chart === 'bar' && xClass !== 'time') {
+    return {
+      mark: { type: 'bar', tooltip: true },
+      encoding: { y: { field: field(x.name), type: 'nominal', sort: '-x', title: x.name }, x: measure, ...color },
+    };
+  }
+  const dimension = {
+    field: field(x.name),
+    type: xClass === 'time' ? 'temporal' : xClass === 'number' ? 'quantitative' : 'nominal',
+    title: x.name,
+  };
+  return { mark: { type: chart, tooltip: true }, encoding: { x: dimension, y: measure, ...color } };
+}
+
+/**
+ * The builder's compiled plan as a block to draw, without reading the block's YAML (the parser stays
+ * out of the page's first load): the server's SQL, and the KPI, table or chart it made of the plan.
+ */
+export function builtBlock(plan: AgentPlanBody, compiled: AgentCompiled): ReportBlockPublic {
+  const base = { id: 'preview', title: plan.title };
+  const { columns } = compiled.preview;
+  const y = plan.measures[0]?.as;
+  if (compiled.block.kind === 'table') {
+    return {
+      ...base,
+      kind: 'table',
+      table: { sql: compiled.sql, page_size: Math.max(1, compiled.preview.rows.length) },
+    };
+  }
+  if (compiled.block.kind === 'kpi') {
+    const value =
+      (y ? columns.find((column) => column.name === y) : undefined) ??
+      columns.find((column) => columnClass(column.type) === 'number') ??
+      columns[0];
+    return {
+      ...base,
+      kind: 'kpi',
+      kpi: {
+        sql: compiled.sql,
+        value: value?.name ?? '',
+        format: value && /int/i.test(value.type) ? 'integer' : 'number',
+        label: plan.title,
+      },
+    };
+  }
+  const spec = chartSpec(plan.chart, columns, {
+    x: plan.dimensions[0]?.column,
+    y,
+    color: plan.dimensions[1]?.column,
+  });
+  return { ...base, kind: 'chart', chart: { sql: compiled.sql, spec } };
 }

@@ -1,14 +1,18 @@
 import type { AgentBlockParam, ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
 import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
-import { TableBlock } from '../components/table-block.js';
 import type { BlockState, ColumnSort } from '../report-view.js';
 import type { AnswerBlock } from './answer-block.js';
+
+// A table (its pager, its download icon) loads when a table is drawn: a figure or a chart needs none of it.
+const TableBlock = lazy(() =>
+  import('../components/table-block.js').then((module) => ({ default: module.TableBlock })),
+);
 
 /** An answer's block read from its report text, in a chunk of its own (the YAML parser). */
 export function useAnswerBlock(report: string, params: Record<string, AgentBlockParam>) {
@@ -42,15 +46,17 @@ export function DrawnBlock({
   if (block.kind === 'kpi') return <KpiBlock block={block} result={result} state={state} />;
   if (block.kind === 'chart') return <ChartBlock block={block} result={result} state={state} />;
   return (
-    <TableBlock
-      block={block}
-      result={result}
-      state={state}
-      page={page}
-      onPageChange={onPageChange ?? (() => undefined)}
-      sort={sort}
-      onSort={onSort ?? (() => undefined)}
-    />
+    <Suspense fallback={<LoadingLine sx={{ color: 'text.secondary' }}>Loading the table...</LoadingLine>}>
+      <TableBlock
+        block={block}
+        result={result}
+        state={state}
+        page={page}
+        onPageChange={onPageChange ?? (() => undefined)}
+        sort={sort}
+        onSort={onSort ?? (() => undefined)}
+      />
+    </Suspense>
   );
 }
 

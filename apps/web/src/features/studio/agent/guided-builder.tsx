@@ -7,6 +7,7 @@ import {
   type AgentChart,
   type AgentCompile,
   type AgentCompiled,
+  type AgentPlanBody,
 } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -27,9 +28,8 @@ import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { compileQueryOptions } from '../api/agent.js';
 import { sourceTablesQueryOptions } from '../api/editor.js';
 import { sourcesQueryOptions } from '../api/sources.js';
-import type { AnswerBlock } from './answer-block.js';
-import { chartsFor, columnClass, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
-import { DrawnBlock, Folded, previewResult, useAnswerBlock, WithAnswerBlock } from './drawn-block.js';
+import { builtBlock, chartsFor, columnClass, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
+import { DrawnBlock, Folded, previewResult } from './drawn-block.js';
 import { NativeChoice } from './native-choice.js';
 
 /** How long the picks must stay put before the preview is compiled again. */
@@ -132,34 +132,30 @@ function TextInput({
 
 /** The compiled preview: the block drawn from the compile's rows, its SQL and YAML folded. */
 function BuiltPreview({
+  plan,
   compiled,
   onAdd,
 }: {
+  plan: AgentPlanBody;
   compiled: AgentCompiled;
-  onAdd?: ((block: AnswerBlock, compiled: AgentBlock) => void) | undefined;
+  onAdd?: ((compiled: AgentBlock, title: string) => void) | undefined;
 }) {
-  const read = useAnswerBlock(compiled.block.report, compiled.block.params);
+  const block = useMemo(() => builtBlock(plan, compiled), [plan, compiled]);
   const result = useMemo(() => previewResult(compiled.preview), [compiled.preview]);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-      <WithAnswerBlock read={read}>
-        {(block) => (
-          <>
-            <DrawnBlock
-              block={block.shown}
-              result={result}
-              state={compiled.preview.rows.length === 0 ? { status: 'empty' } : { status: 'ready' }}
-            />
-            {onAdd ? (
-              <Box>
-                <Button size="small" variant="outlined" onClick={() => onAdd(block, compiled.block)}>
-                  Add to report
-                </Button>
-              </Box>
-            ) : undefined}
-          </>
-        )}
-      </WithAnswerBlock>
+      <DrawnBlock
+        block={block}
+        result={result}
+        state={compiled.preview.rows.length === 0 ? { status: 'empty' } : { status: 'ready' }}
+      />
+      {onAdd ? (
+        <Box>
+          <Button size="small" variant="outlined" onClick={() => onAdd(compiled.block, plan.title)}>
+            Add to report
+          </Button>
+        </Box>
+      ) : undefined}
       <Folded summary="SQL">{compiled.sql}</Folded>
       <Folded summary="YAML">{compiled.block.yaml}</Folded>
     </Box>
@@ -171,7 +167,7 @@ function BuiltPreview({
  * filters → chart, every choice from the tenant's real sources and columns; the preview is the
  * server's compile of the same plan a model would pick (`POST /agent/plan/compile`).
  */
-export function GuidedBuilder({ onAdd }: { onAdd?: ((block: AnswerBlock, compiled: AgentBlock) => void) | undefined }) {
+export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title: string) => void) | undefined }) {
   const [picks, setPicks] = useState<BuilderPicks>(EMPTY);
   const sources = useQuery(sourcesQueryOptions());
   const source = picks.source || sources.data?.data[0]?.id || '';
@@ -187,10 +183,8 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((block: AnswerBlock, compile
   };
   const request = compileRequest(current, types);
   const settled = useSettledValue(request ? JSON.stringify(request) : '', COMPILE_DELAY_MS);
-  const compile = useQuery({
-    ...compileQueryOptions(settled === '' ? PLACEHOLDER : (JSON.parse(settled) as AgentCompile)),
-    enabled: settled !== '',
-  });
+  const sent = useMemo(() => (settled === '' ? PLACEHOLDER : (JSON.parse(settled) as AgentCompile)), [settled]);
+  const compile = useQuery({ ...compileQueryOptions(sent), enabled: settled !== '' });
   const update = (change: Partial<BuilderPicks>) => setPicks({ ...current, ...change });
   const charts = chartsFor(current);
   const chart = charts.includes(current.chart) ? current.chart : charts[0]!;
@@ -470,7 +464,7 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((block: AnswerBlock, compile
             {compile.isFetching || settled !== JSON.stringify(request) ? (
               <LoadingLine sx={{ color: 'text.secondary' }}>Updating the preview...</LoadingLine>
             ) : undefined}
-            <BuiltPreview compiled={compile.data} onAdd={onAdd} />
+            <BuiltPreview plan={sent.plan} compiled={compile.data} onAdd={onAdd} />
           </>
         ) : (
           <LoadingLine sx={{ color: 'text.secondary' }}>Compiling and running the preview...</LoadingLine>

@@ -1,14 +1,15 @@
-import { addBlockToReport, type ReportPublic } from '@dataplatform/contract';
+import { addBlockToReport, type AgentBlock, type ReportPublic } from '@dataplatform/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
-import type { AnswerBlock } from '../agent/answer-block.js';
+import { answerBlockOf } from '../agent/answer-block.js';
 import { reportKeys } from './reports.js';
 
 /** A block to add: its one-block report text, the block itself, and the answer it came from. */
 export interface BlockToAdd {
-  /** The one-block report the server wrote: what a new report saves. */
+  /** The one-block report the server wrote: what a new report saves, and whose block is added to another. */
   report: string;
-  addition: AnswerBlock['addition'];
+  /** The parameters its SQL binds. */
+  params: AgentBlock['params'];
   /** A model's answer (the version is marked "drafted with the agent"); a block built by hand has none. */
   messageId?: string | undefined;
   /** An existing report to add it to; none: a new report. */
@@ -36,7 +37,11 @@ export function useAddToReport() {
       return apiRequest<ReportPublic>({
         method: 'PUT',
         path: `/studio/reports/${encodeURIComponent(report.id)}`,
-        json: { definition: addBlockToReport(report.definition, add.addition), version: report.version, ...mark },
+        json: {
+          definition: addBlockToReport(report.definition, answerBlockOf(add.report, add.params).addition),
+          version: report.version,
+          ...mark,
+        },
       });
     },
     // The dialog says what went wrong beside its choices.
