@@ -27,7 +27,8 @@ const BuildView = lazy(() => import('./build-view.js'));
 /** No model: the README's words, and the builder straight away. */
 function NotConfigured() {
   return (
-    <Alert severity="info">
+    // Long settings wrap on a phone rather than scroll the message sideways.
+    <Alert severity="info" sx={{ '& .MuiAlert-message': { minWidth: 0, overflowWrap: 'anywhere' } }}>
       <AlertTitle>No model is configured, so questions in words are off</AlertTitle>
       The builder below makes the same blocks by hand. To ask in words, point the server at any OpenAI-compatible model
       and restart it, for example Ollama on this machine:

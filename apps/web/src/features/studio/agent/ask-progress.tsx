@@ -41,7 +41,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   const code = error instanceof ApiError ? error.code : undefined;
   const detail = errorText(error);
   const build = onBuild ? (
-    <Button color="inherit" size="small" onClick={onBuild}>
+    <Button color="inherit" size="small" onClick={onBuild} sx={{ whiteSpace: 'nowrap' }}>
       Build it by hand
     </Button>
   ) : undefined;
@@ -78,7 +78,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
     return (
       <Alert role="none" severity="error" action={build}>
         <AlertTitle>The model did not answer</AlertTitle>
-        <span role="alert">{detail}</span> Your question is still in the box: ask again in a moment.
+        <span role="alert">{detail}</span> Your question is still in the box.
       </Alert>
     );
   }
