@@ -182,7 +182,16 @@ test("the editor's Ask the agent proposes a diff, accepted into the text and sav
   // The model was sent the open report.
   const sent = await scripted(marker);
   expect(sent.requests[0]!.messages[0]!.content).toContain(reportTitle);
-  await shoot(page, 'editor-proposal');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoSeriousA11yViolations(page, `the editor's proposal ${width} (${scheme})`);
+      await shoot(page, 'editor-proposal');
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await proposal.getByRole('button', { name: 'Accept into the editor' }).click();
   await expect(page.getByRole('textbox', { name: 'Report definition (YAML)' })).toContainText('Rates counted');
