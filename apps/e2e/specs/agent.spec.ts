@@ -243,6 +243,14 @@ test('with no model, /Agent says how to set one and builds a block by hand over 
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Create the report' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Added to “Median of negotiated_rate by payer” as version 1.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // The same block again, at the end of the report just made: its second version.
+  await preview.getByRole('button', { name: 'Add to report' }).click();
+  await dialog.getByRole('radio', { name: 'The end of one of this tenant’s reports' }).check();
+  await expect(dialog.getByLabel('Report', { exact: true })).toHaveValue(/.+/);
+  await dialog.getByRole('button', { name: 'Add to the report' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Added to “Median of negotiated_rate by payer” as version 2.');
 });
 
 for (const scheme of ['light', 'dark'] as const) {
