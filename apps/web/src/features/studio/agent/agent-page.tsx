@@ -11,6 +11,7 @@ import { lazy, Suspense, useId, useState, useSyncExternalStore } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
+import { FOOTER_BELOW_FOLD } from '../../../lib/footer-below-fold.js';
 import { myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 import { QueryProvider } from '../../../lib/query-client.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../../lib/session.js';
@@ -149,7 +150,12 @@ function AgentBody() {
 export default function AgentPage() {
   return (
     <QueryProvider>
-      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 }, display: 'flex', flexDirection: 'column', gap: 3 }}>
+      {/* The footer waits below the fold: the page grows as its parts load, and nothing in view moves. */}
+      <Container
+        maxWidth="lg"
+        sx={{ py: { xs: 3, md: 5 }, display: 'flex', flexDirection: 'column', gap: 3 }}
+        {...{ [FOOTER_BELOW_FOLD]: '' }}
+      >
         <Box>
           <Typography component="h1" variant="h3" sx={{ fontWeight: 700 }}>
             Agent

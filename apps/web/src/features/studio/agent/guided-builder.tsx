@@ -448,9 +448,15 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title
         aria-label="Preview"
         sx={{ p: 2, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}
       >
-        <Typography component="h2" variant="h6">
-          Preview
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, minHeight: 32 }}>
+          <Typography component="h2" variant="h6">
+            Preview
+          </Typography>
+          {/* Beside the heading, not above the block: the block never moves as a compile starts and ends. */}
+          {request && compile.data && (compile.isFetching || settled !== JSON.stringify(request)) ? (
+            <LoadingLine sx={{ color: 'text.secondary', typography: 'body2' }}>Updating...</LoadingLine>
+          ) : undefined}
+        </Box>
         {!request ? (
           <Typography variant="body2" color="text.secondary">
             Pick a table and a measure or a group: the preview shows here.
@@ -460,12 +466,7 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title
             <span role="alert">This plan does not compile: {errorText(compile.error)}</span> Change a pick above.
           </Alert>
         ) : compile.data ? (
-          <>
-            {compile.isFetching || settled !== JSON.stringify(request) ? (
-              <LoadingLine sx={{ color: 'text.secondary' }}>Updating the preview...</LoadingLine>
-            ) : undefined}
-            <BuiltPreview plan={sent.plan} compiled={compile.data} onAdd={onAdd} />
-          </>
+          <BuiltPreview plan={sent.plan} compiled={compile.data} onAdd={onAdd} />
         ) : (
           <LoadingLine sx={{ color: 'text.secondary' }}>Compiling and running the preview...</LoadingLine>
         )}
