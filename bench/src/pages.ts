@@ -52,7 +52,7 @@ const GROUP_NAMES: Record<Group, string> = {
   auth: 'auth screens',
   settings: 'signed-in tabs (/settings)',
   admin: 'signed-in tabs (/admin)',
-  studio: 'Studio (report list, a report)',
+  studio: 'Studio (report list, a report, the agent)',
 };
 const CATEGORY_NAMES: Record<Category, string> = {
   performance: 'performance',

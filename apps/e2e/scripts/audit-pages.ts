@@ -88,6 +88,9 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
     (tab) => ({ group: 'admin' as const, path: `/admin/${tab}`, as: 'superuser' as const }),
   ),
   ...['/studio/reports', '/payer'].map((page) => ({ group: 'studio' as const, path: page, as: 'user' as const })),
+  // The agent (issue 57) as a fresh `npm start` shows it (no model): the guided builder over the demo
+  // data, its first preview compiled and drawn. Its user may use the agent (agent:use).
+  { group: 'studio', path: '/Agent', as: 'superuser' },
 ];
 
 const { values: options } = parseArgs({

@@ -35,9 +35,10 @@ export interface AppServer {
 
 /**
  * Starts the production build the way `npm start` serves it (node apps/server/dist/server.js) with
- * its own empty data folder on a free loopback port; mail goes to `smtpPort` when given.
+ * its own empty data folder on a free loopback port; mail goes to `smtpPort` when given, and the
+ * agent's questions to `agentBaseUrl`.
  */
-export async function startAppServer(options: { smtpPort?: number } = {}): Promise<AppServer> {
+export async function startAppServer(options: { smtpPort?: number; agentBaseUrl?: string } = {}): Promise<AppServer> {
   for (const built of [serverEntry, path.join(webDistDir, 'index.html')]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` at the repository root first`);
   }
@@ -72,6 +73,10 @@ export async function startAppServer(options: { smtpPort?: number } = {}): Promi
       TRUST_PROXY: 'true',
       // Extracts up to 64 MB, as the Studio issue asks of this product: the Sources spec's too-large file stays small.
       STUDIO_EXTRACT_MAX_BYTES: String(64_000_000),
+      // The agent asks the specs' scripted model server (support/scripted-model.ts), when one is given.
+      ...(options.agentBaseUrl === undefined
+        ? { AGENT_BASE_URL: '' }
+        : { AGENT_BASE_URL: options.agentBaseUrl, AGENT_MODEL: 'scripted', AGENT_API_KEY: 'e2e' }),
       ...smtp,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startAppServer, type AppServer } from './app-server.js';
 import { startMailbox } from './mailbox-server.js';
+import { startScriptedModel } from './scripted-model.js';
 
 /**
  * Starts what a person would meet: the production build served as `npm start` serves it, mailing
- * through an SMTP server on loopback whose mails the specs read from a folder.
+ * through an SMTP server on loopback whose mails the specs read from a folder, the agent asking a
+ * scripted model server the specs script over HTTP.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const workDir = mkdtempSync(path.join(tmpdir(), 'dp-e2e-'));
   const mailbox = await startMailbox(path.join(workDir, 'mailbox'));
-  const app = await startAppServer({ smtpPort: mailbox.port });
+  const model = await startScriptedModel();
+  const app = await startAppServer({ smtpPort: mailbox.port, agentBaseUrl: model.url });
   await buildDemoData(app);
 
   // Read by the specs' fixtures (Playwright passes globalSetup's environment to its workers).
@@ -20,10 +23,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_SUPERUSER_EMAIL = app.superuserEmail;
   process.env.E2E_SUPERUSER_PASSWORD = app.superuserPassword;
   process.env.E2E_FILES_DIR = app.filesDir;
+  process.env.E2E_AGENT_URL = model.url;
 
   return async () => {
     await app.stop();
     await mailbox.close();
+    await model.close();
     rmSync(workDir, { recursive: true, force: true });
   };
 }

@@ -3,6 +3,18 @@ import { z } from 'zod';
 import { pageOf, PaginationQuerySchema } from './common.js';
 import { STUDIO_SOURCE_KINDS } from './studio-sources.js';
 import { ReportRunSchema, ReportRunResultSchema } from './studio-reports.js';
+import {
+  AGENT_AGGREGATES,
+  AGENT_ALIAS,
+  AGENT_CHARTS,
+  AGENT_FILTER_OPS,
+  AGENT_GRAINS,
+  AGENT_IN_VALUES_MAX,
+  AGENT_LIMIT_MAX,
+  AGENT_PLAN_PARTS_MAX,
+  AGENT_QUESTION_MAX,
+  AGENT_TITLE_MAX,
+} from './agent-constants.js';
 
 /*
  * The Agent (issue 56, docs/decisions/061-the-agent.md): a question in plain words becomes a Studio
@@ -11,39 +23,7 @@ import { ReportRunSchema, ReportRunResultSchema } from './studio-reports.js';
  * that goes through the same guard as a person's, or replies in words.
  */
 
-export const AGENT_AGGREGATES = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median'] as const;
-export const AGENT_GRAINS = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
-export const AGENT_FILTER_OPS = [
-  '=',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'in',
-  'not_in',
-  'between',
-  'contains',
-  'is_null',
-  'not_null',
-] as const;
-export const AGENT_CHARTS = ['kpi', 'bar', 'line', 'area', 'point', 'table'] as const;
-export type AgentChart = (typeof AGENT_CHARTS)[number];
-
-/** A question's longest text: a question, not a document. */
-export const AGENT_QUESTION_MAX = 4_000;
-export const AGENT_TITLE_MAX = 200;
-/** Most measures, dimensions, filters and sort keys a plan may have. */
-export const AGENT_PLAN_PARTS_MAX = 8;
-/** Most values an `in` filter may list. */
-export const AGENT_IN_VALUES_MAX = 50;
-/** Most rows a plan's `limit` may ask for (a table pages beyond it). */
-export const AGENT_LIMIT_MAX = 10_000;
-/** Rows of a preview sent with an answer. */
-export const AGENT_PREVIEW_ROWS = 50;
-
-/** A result column's name: what `as` must match, so it is a plain SQL identifier. */
-export const AGENT_ALIAS = /^[a-z_][a-z0-9_]{0,62}$/;
+export * from './agent-constants.js';
 
 export const agentMessages = {
   notConfigured:

@@ -1,13 +1,15 @@
 import './zod-config.js';
 import { z } from 'zod';
 import { pageOf } from './common.js';
+import { STUDIO_EXTRACT_CONTENT_TYPES, STUDIO_SOURCE_KINDS } from './studio-sources-constants.js';
+
+export * from './studio-sources-constants.js';
 
 /**
  * Studio's sources (issue 31): where a report's SQL runs. One of each kind per tenant, so a
  * source's id is its kind: `demo` (the generated price-transparency data set every signed-in user
  * may read), `tenant` (the tenant's own database) and `extract` (its uploaded files).
  */
-export const STUDIO_SOURCE_KINDS = ['demo', 'tenant', 'extract'] as const;
 export const StudioSourceKindSchema = z.enum(STUDIO_SOURCE_KINDS);
 
 export const StudioSourceSchema = z.object({
@@ -29,11 +31,6 @@ export const StudioSourceIdParamsSchema = z.object({ source_id: z.string() });
  * tenant's `extract` source, named by the upload's `name`. The file is the raw request body.
  */
 export const STUDIO_EXTRACT_NAME_MAX = 63;
-/** The content types an upload may have, by the reader DuckDB types the file with. */
-export const STUDIO_EXTRACT_CONTENT_TYPES = {
-  csv: 'text/csv',
-  parquet: 'application/vnd.apache.parquet',
-} as const;
 export const STUDIO_EXTRACT_FORMATS = ['csv', 'parquet'] as const;
 
 export const studioExtractMessages = {

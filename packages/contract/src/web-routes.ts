@@ -22,6 +22,8 @@ export const WEB_PAGE_PATHS = [
   '/payer',
   '/hospital-prices',
   '/cms-fs',
+  // The agent (issue 57).
+  '/Agent',
 ] as const;
 
 /** Areas that route further on the client: every path below them belongs to the app. */

@@ -219,6 +219,15 @@ export const PAGES = [
     title: `Fee schedule | ${SITE_NAME}`,
     description: 'Studio report: allowed amounts by locality from the relative values.',
   },
+  {
+    name: 'agent',
+    layout: 'site',
+    module: 'routes/agent.tsx',
+    path: '/Agent',
+    kind: 'page',
+    title: `Agent | ${SITE_NAME}`,
+    description: 'Ask about your data in plain words, or build a chart by hand, and add it to a report.',
+  },
 ] as const satisfies readonly PageEntry[];
 
 export const AREAS = {

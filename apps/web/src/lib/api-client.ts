@@ -95,13 +95,36 @@ function authHeaders(options: { withoutTenant?: boolean }): { headers: Record<st
   return { headers, token };
 }
 
+/** Retry-After in seconds (RFC 9110: a number of seconds or an HTTP date), if the answer said. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.round((date - Date.now()) / 1000));
+}
+
 /** The ApiError of a non-OK answer; a refused token ends the session, as for every call. */
-function failure(url: string, token: string | null, status: number, statusText: string, body: unknown): ApiError {
+function failure(
+  url: string,
+  token: string | null,
+  status: number,
+  statusText: string,
+  body: unknown,
+  retryAfter: string | null = null,
+): ApiError {
   if (status === 401 && token) {
     clearSession();
     navigateTo(paths.login, { replace: true });
   }
-  const error = new ApiError({ url, status, statusText, body });
+  const retryAfterSeconds = retryAfterOf(retryAfter);
+  const error = new ApiError({
+    url,
+    status,
+    statusText,
+    body,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
   // An administrator who must turn on two-factor sign-in first is sent to where that is done (TOTP-ADMIN-2).
   if (error.code === 'two_factor_enrollment_required') navigateTo(paths.settings.security, { replace: true });
   return error;
@@ -156,8 +179,50 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     if (cancelled(options.signal)) throw ApiError.aborted(url);
     throw error;
   }
-  if (!response.ok) throw failure(url, token, response.status, response.statusText, responseBody);
+  if (!response.ok) {
+    throw failure(url, token, response.status, response.statusText, responseBody, response.headers.get('retry-after'));
+  }
   return responseBody as T;
+}
+
+/**
+ * A JSON POST answered with server-sent events (`Accept: text/event-stream`): the token and
+ * X-Tenant-ID of every call, and the answer's body stream once the status is OK. A refusal before
+ * the stream starts is an ApiError as apiRequest's; aborting `signal` ends the request and the stream.
+ */
+export async function apiEventStream(options: {
+  path: string;
+  json: unknown;
+  signal: AbortSignal;
+}): Promise<ReadableStream<Uint8Array>> {
+  const url = buildUrl(options.path, undefined);
+  const { headers, token } = authHeaders({});
+  headers.Accept = 'text/event-stream';
+  headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(options.json),
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (cancelled(options.signal)) throw ApiError.aborted(url);
+    throw error;
+  }
+  if (!response.ok || !response.body) {
+    let body: unknown;
+    try {
+      body = await readBody(response);
+    } catch (error) {
+      if (cancelled(options.signal)) throw ApiError.aborted(url);
+      throw error;
+    }
+    throw failure(url, token, response.status, response.statusText, body, response.headers.get('retry-after'));
+  }
+  return response.body;
 }
 
 interface UploadOptions {

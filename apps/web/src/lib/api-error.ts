@@ -61,13 +61,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly statusText: string;
   readonly body: unknown;
+  /** Seconds the answer's Retry-After asked to wait (a 429 or 503 that says when to come back), if it said. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(response: { url: string; status: number; statusText: string; body: unknown }, message?: string) {
+  constructor(
+    response: { url: string; status: number; statusText: string; body: unknown; retryAfterSeconds?: number },
+    message?: string,
+  ) {
     super(message ?? describeStatus(response));
     this.url = response.url;
     this.status = response.status;
     this.statusText = response.statusText;
     this.body = response.body;
+    this.retryAfterSeconds = response.retryAfterSeconds;
   }
 
   /** A request the caller cancelled: no status, the message "Request aborted". */

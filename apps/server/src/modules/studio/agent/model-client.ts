@@ -66,6 +66,8 @@ export function createModelClient(config: AgentConfig & { baseUrl: string }, log
       }, config.timeoutMs);
       const stop = () => deadline.abort(signal.reason);
       signal.addEventListener('abort', stop, { once: true });
+      // A listener added to a signal already aborted is never called: a call after the client left stops here.
+      if (signal.aborted) stop();
       const promptCharacters = messages.reduce((sum, message) => sum + message.content.length, 0);
       const body = {
         model: config.model,
@@ -107,8 +109,9 @@ export function createModelClient(config: AgentConfig & { baseUrl: string }, log
           content += piece;
           onDelta(piece);
         }
-        // An aborted stream may end without an error: a deadline or a caller that went away is not an answer.
-        if (deadline.signal.aborted && !truncated) throw deadline.signal.reason;
+        // The SDK ends an aborted stream's loop quietly: what came so far is no answer. The client's
+        // leaving or the deadline is told as any failure of the call is (below).
+        if (deadline.signal.aborted) throw new Error('the model call was stopped');
         return { content, tokens: tokens ?? estimateTokens(promptCharacters + content.length), truncated };
       } catch (error) {
         if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('cancelled');

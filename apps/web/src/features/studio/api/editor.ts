@@ -108,14 +108,25 @@ function keepSaved(client: QueryClient, saved: ReportPublic): void {
 export function useSaveReport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (save: { definition: string; report?: { id: string; version: number } }) =>
-      save.report
+    mutationFn: (save: {
+      definition: string;
+      report?: { id: string; version: number };
+      /** The agent's answer accepted into the text: the version is marked "drafted with the agent". */
+      agentMessageId?: string | undefined;
+    }) => {
+      const mark = save.agentMessageId ? { agent_message_id: save.agentMessageId } : {};
+      return save.report
         ? apiRequest<ReportPublic>({
             method: 'PUT',
             path: `/studio/reports/${encodeURIComponent(save.report.id)}`,
-            json: { definition: save.definition, version: save.report.version },
+            json: { definition: save.definition, version: save.report.version, ...mark },
           })
-        : apiRequest<ReportPublic>({ method: 'POST', path: '/studio/reports', json: { definition: save.definition } }),
+        : apiRequest<ReportPublic>({
+            method: 'POST',
+            path: '/studio/reports',
+            json: { definition: save.definition, ...mark },
+          });
+    },
     // The editor explains a conflict and a 422 itself; a 401 still signs out.
     meta: { errorToast: false },
     onSuccess: (saved) => keepSaved(client, saved),

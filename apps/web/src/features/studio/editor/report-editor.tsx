@@ -31,6 +31,7 @@ import { reportQueryOptions } from '../api/reports.js';
 import { reportPath } from '../components/report-list.js';
 import { checkDefinition, serverProblems, STARTER_DEFINITION, type EditorProblem } from './definition-problems.js';
 import type { ParamValues } from '../report-view.js';
+import { AgentPanel } from './agent-panel.js';
 import { EditorPreview } from './editor-preview.js';
 import { SourceBrowser } from './source-browser.js';
 import { DiffDialog, MINE, VersionHistory } from './version-history.js';
@@ -58,7 +59,7 @@ interface Baseline {
   text: string;
 }
 
-type PanelTab = 'preview' | 'tables' | 'history';
+type PanelTab = 'preview' | 'tables' | 'history' | 'agent';
 
 /** The editor of one report (or a new one): text, problems, preview, tables, history, save. */
 function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
@@ -78,6 +79,8 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
   const [resolving, setResolving] = useState(false);
   const [tab, setTab] = useState<PanelTab>('preview');
   const [previewValues, setPreviewValues] = useState<ParamValues>({});
+  // The agent's answer last accepted into the text: a save names it ("drafted with the agent").
+  const [agentMessageId, setAgentMessageId] = useState<string | undefined>(undefined);
   const save = useSaveReport();
   const remove = useDeleteReport();
 
@@ -142,10 +145,15 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
     const against = over ?? baseline?.report;
     const written = text;
     save.mutate(
-      { definition: written, ...(against ? { report: { id: against.id, version: against.version } } : {}) },
+      {
+        definition: written,
+        agentMessageId,
+        ...(against ? { report: { id: against.id, version: against.version } } : {}),
+      },
       {
         onSuccess: (saved) => {
           setBaseline({ report: saved, text: written });
+          setAgentMessageId(undefined);
           setConflict(undefined);
           setLatest(undefined);
           setFromServer(undefined);
@@ -339,6 +347,7 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
             <Tab label="Preview" {...tabProps('preview')} />
             <Tab label="Tables" {...tabProps('tables')} />
             {report ? <Tab label="History" {...tabProps('history')} /> : undefined}
+            <Tab label="Ask the agent" {...tabProps('agent')} />
           </Tabs>
           <Box
             role="tabpanel"
@@ -365,6 +374,18 @@ function EditorWorkspace({ initial }: { initial: ReportPublic | undefined }) {
             {tab === 'tables' ? (
               <SourceBrowser source={source} onInsert={(name) => editor.current?.insert(name)} />
             ) : undefined}
+            {/* Kept mounted: a question on its way, or a proposal, outlives a look at another tab. */}
+            <Box hidden={tab !== 'agent'}>
+              <AgentPanel
+                text={text}
+                report={report ? { id: report.id, title: report.title } : undefined}
+                onAccept={(proposal, messageId) => {
+                  setText(proposal);
+                  setAgentMessageId(messageId);
+                  showToast('The proposal is in the editor, not saved yet: check it, then save.', 'info');
+                }}
+              />
+            </Box>
             {tab === 'history' && report ? (
               <VersionHistory
                 report={report}
