@@ -116,8 +116,8 @@ function AgentBody() {
       {tenant ? (
         <Typography variant="body2" color="text.secondary">
           Asking in <strong>{tenant.name}</strong>
-          {status.data.model ? ` with ${status.data.model}` : ''}. Every answer is compiled, checked and previewed by
-          the server before you see it.
+          {status.data.model ? ` with the model ${status.data.model}` : ''}. Every answer is compiled, checked and
+          previewed by the server before you see it.
         </Typography>
       ) : undefined}
       {canAsk ? (
