@@ -29,6 +29,7 @@ import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
 import { reportsRoutes } from './modules/studio/reports.routes.js';
 import { reportSharingRoutes } from './modules/studio/report-sharing.routes.js';
+import { sharedPageHeaders } from './modules/studio/shared-pages.js';
 import { extractsRoutes } from './modules/studio/extracts.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
@@ -229,7 +230,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     { prefix: API_PREFIX },
   );
 
-  await app.register(staticPlugin, { root: config.webDistDir });
+  await app.register(staticPlugin, {
+    root: config.webDistDir,
+    pageHeaders: sharedPageHeaders(services.reportEmbedding),
+  });
   return app;
 }
 

@@ -43,6 +43,7 @@ export function meta({ location }: MetaArgs): MetaDescriptor[] {
   return [
     { title: page.title },
     { name: 'description', content: page.description },
+    ...(page.noindex ? [{ name: 'robots', content: 'noindex' }] : []),
     ...(PRERENDERED_PATHS.includes(page.path)
       ? [{ tagName: 'link', rel: 'canonical', href: `${__SITE_URL__}${page.path}` }]
       : []),

@@ -579,6 +579,8 @@ export const StudioAccessSchema = z.object({
   reports_write: z.boolean(),
   /** `sources:write`: upload and delete extracts. */
   sources_write: z.boolean(),
+  /** `embed:manage`: the tenant's allowed origins and embed secret. */
+  embed_manage: z.boolean(),
   /** The largest file an extract upload may be, in bytes (STUDIO_EXTRACT_MAX_BYTES): checked before sending. */
   extract_max_bytes: z.number().int(),
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageOf } from './common.js';
 import {
   REPORT_BLOCK_KINDS,
+  REPORT_KPI_FORMATS,
   REPORT_PARAM_VALUE_MAX,
   ReportParamPublicSchema,
   ReportRunSchema,
@@ -55,6 +56,18 @@ export const ReportVisibilitySchema = z.object({
 });
 export type ReportVisibility = z.infer<typeof ReportVisibilitySchema>;
 
+/** Most members `GET /studio/reports/{id}/audience` lists, by email: a picker, not a directory. */
+export const REPORT_AUDIENCE_MEMBERS_MAX = 500;
+
+/** `GET /studio/reports/{id}/audience`: whom an author may name when restricting a report. */
+export const ReportAudienceSchema = z.object({
+  members: z.array(z.object({ id: z.uuid(), email: z.string(), full_name: z.string().nullable() })),
+  roles: z.array(z.object({ id: z.uuid(), name: z.string() })),
+  /** More members than listed: the rest are found by email in the admin console. */
+  members_truncated: z.boolean(),
+});
+export type ReportAudience = z.infer<typeof ReportAudienceSchema>;
+
 const ParamValueSchema = z.union([z.string().max(REPORT_PARAM_VALUE_MAX), z.number(), z.boolean()]);
 
 export const ReportLinkCreateSchema = z.object({
@@ -90,12 +103,17 @@ export type ReportLinks = z.infer<typeof ReportLinksSchema>;
 export const ReportLinkIdParamsSchema = z.object({ link_id: z.uuid() });
 export const ShareTokenParamsSchema = z.object({ token: z.string().min(1).max(200) });
 
-/** A block as a shared report shows it: what to draw, never the SQL behind it. */
+/**
+ * A block as a shared report shows it: what to draw, never the SQL behind it. A signed-in report's
+ * block (ReportBlockPublic) is one too, with its SQL: the web app's viewers draw either.
+ */
 export const SharedBlockSchema = z.object({
   id: z.string(),
   kind: z.enum(REPORT_BLOCK_KINDS),
   title: z.string().nullable(),
-  kpi: z.object({ value: z.string(), format: z.string().optional(), label: z.string().optional() }).optional(),
+  kpi: z
+    .object({ value: z.string(), format: z.enum(REPORT_KPI_FORMATS).optional(), label: z.string().optional() })
+    .optional(),
   chart: z.object({ spec: z.record(z.string(), z.unknown()) }).optional(),
   table: z.object({ page_size: z.number().int() }).optional(),
   html: z.string().optional(),

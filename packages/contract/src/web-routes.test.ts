@@ -12,6 +12,8 @@ describe('isWebAppPath', () => {
       '/settings',
       '/settings/billing',
       '/admin/users',
+      '/s/abc123',
+      '/embed/4b0f0c56-7e0e-4c1e-9a43-3f4f1b2b9a10',
     ]) {
       expect(isWebAppPath(path), path).toBe(true);
     }
@@ -25,6 +27,11 @@ describe('isWebAppPath', () => {
       '/administrator',
       '/studio//',
       '/api/v1/users',
+      '/s',
+      '/s/',
+      '/s//',
+      '/s/abc/def',
+      '/embed',
     ]) {
       expect(isWebAppPath(path), path).toBe(false);
     }

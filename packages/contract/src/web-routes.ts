@@ -24,15 +24,31 @@ export const WEB_PAGE_PATHS = [
   '/cms-fs',
   // The agent (issue 57).
   '/Agent',
+  // A report opened by a share link, and a report framed by another site (issue 58).
+  '/s/:token',
+  '/embed/:report_id',
 ] as const;
 
 /** Areas that route further on the client: every path below them belongs to the app. */
 export const WEB_AREA_PATHS = ['/settings', '/admin', '/studio'] as const;
 
+/** Whether `path` is the page path `page`, whose `:name` segments match any one non-empty segment. */
+export function matchesPagePath(page: string, path: string): boolean {
+  if (!page.includes(':')) return page === path;
+  const pageSegments = page.split('/');
+  const segments = path.split('/');
+  return (
+    pageSegments.length === segments.length &&
+    pageSegments.every((segment, index) =>
+      segment.startsWith(':') ? segments[index] !== '' : segment === segments[index],
+    )
+  );
+}
+
 /** Whether the web app has a page at `pathname` (no query string; a trailing slash is allowed). */
 export function isWebAppPath(pathname: string): boolean {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  if ((WEB_PAGE_PATHS as readonly string[]).includes(path)) return true;
+  if (WEB_PAGE_PATHS.some((page) => matchesPagePath(page, path))) return true;
   // `/area/` alone (from `/area//`) names no page below the area.
   return WEB_AREA_PATHS.some((area) => path === area || (path.startsWith(`${area}/`) && path.length > area.length + 1));
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isWebAppPath } from '@dataplatform/contract';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** The file in which the web build lists the CSP hashes of the inline scripts its pages carry. */
@@ -26,7 +26,11 @@ export function readInlineScriptHashes(root: string): string[] {
  * with 404 elsewhere, where the app shows its "not found" screen. Unknown files and API paths get a
  * JSON 404.
  */
-export const staticPlugin = fp<{ root: string }>(
+export const staticPlugin = fp<{
+  root: string;
+  /** Headers of the app's own pages that depend on the path (a shared or embedded report's). */
+  pageHeaders?: (pathname: string, reply: FastifyReply) => Promise<void>;
+}>(
   async (app: FastifyInstance, options) => {
     // `dist` is a link to the build it was when the server started (scripts/build.mjs): resolved
     // now, so a later build never changes the files under a running server.
@@ -56,7 +60,7 @@ export const staticPlugin = fp<{ root: string }>(
         reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301),
       );
     }
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const wantsPage =
         hasWebApp &&
         (request.method === 'GET' || request.method === 'HEAD') &&
@@ -64,8 +68,10 @@ export const staticPlugin = fp<{ root: string }>(
         (request.headers.accept ?? '').includes('text/html');
       if (wantsPage) {
         const pathname = request.url.split('?', 1)[0]!;
+        const known = isWebAppPath(pathname);
+        if (known) await options.pageHeaders?.(pathname, reply);
         return reply
-          .code(isWebAppPath(pathname) ? 200 : 404)
+          .code(known ? 200 : 404)
           .header('cache-control', 'no-cache')
           .sendFile('index.html');
       }

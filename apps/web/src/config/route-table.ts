@@ -45,6 +45,8 @@ export interface PageEntry {
    * like an area's tabs, so it paints before the app's scripts have run and they load in parallel.
    */
   readonly prerenderFrame?: true;
+  /** `true`: a page for the holder of its address only, never indexed (`<meta name="robots">`). */
+  readonly noindex?: true;
 }
 
 export interface AreaEntry {
@@ -227,6 +229,28 @@ export const PAGES = [
     kind: 'page',
     title: `Agent | ${SITE_NAME}`,
     description: 'Ask about your data in plain words, or build a chart by hand, and add it to a report.',
+  },
+  // A report opened by a share link and one framed by another site (issue 58): no account, no top bar,
+  // kept out of search engines (their headers: the server's modules/studio/shared-pages.ts).
+  {
+    name: 'sharedReport',
+    layout: 'bare',
+    module: 'routes/shared-report.tsx',
+    path: '/s/:token',
+    kind: 'page',
+    noindex: true,
+    title: `Shared report | ${SITE_NAME}`,
+    description: 'A Studio report shared with you.',
+  },
+  {
+    name: 'embeddedReport',
+    layout: 'bare',
+    module: 'routes/embedded-report.tsx',
+    path: '/embed/:report_id',
+    kind: 'page',
+    noindex: true,
+    title: `Report | ${SITE_NAME}`,
+    description: 'A Studio report.',
   },
 ] as const satisfies readonly PageEntry[];
 

@@ -31,6 +31,11 @@ export interface RequestOptions {
    * every call naming a tenant the user may no longer use, so such a call must not carry one.
    */
   withoutTenant?: boolean;
+  /**
+   * Sent as nobody: no token, no tenant, no cookies. The pages a share link or an embed token opens
+   * (issue 58) are their own grant; a signed-in person's session is neither used nor ended by them.
+   */
+  anonymous?: boolean;
 }
 
 /** A file the API answered with, and the name the server gave it. */
@@ -87,9 +92,13 @@ function cancelled(signal: AbortSignal | undefined): boolean {
 }
 
 /** The headers every call carries: the bearer token and the selected tenant. */
-function authHeaders(options: { withoutTenant?: boolean }): { headers: Record<string, string>; token: string | null } {
-  const token = getAccessToken();
+function authHeaders(options: { withoutTenant?: boolean; anonymous?: boolean }): {
+  headers: Record<string, string>;
+  token: string | null;
+} {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.anonymous) return { headers, token: null };
+  const token = getAccessToken();
   if (!options.withoutTenant) headers['X-Tenant-ID'] = getSelectedTenantId();
   if (token) headers.Authorization = `Bearer ${token}`;
   return { headers, token };
@@ -161,7 +170,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
       method: options.method ?? 'GET',
       headers,
       body,
-      credentials: 'include',
+      credentials: options.anonymous ? 'omit' : 'include',
       signal: options.signal,
     });
   } catch (error) {

@@ -1,3 +1,4 @@
+import { matchesPagePath } from '@dataplatform/contract';
 import { AREAS, PAGES, SITE_NAME } from '../config/route-table.js';
 
 /** Titles and descriptions per route, from the route table: the prerender step writes them into each page's <head>. */
@@ -5,6 +6,8 @@ export interface PageMeta {
   path: string;
   title: string;
   description: string;
+  /** Never indexed: a page for the holder of its address only. */
+  noindex?: boolean;
 }
 
 export { SITE_NAME };
@@ -12,7 +15,14 @@ export { SITE_NAME };
 const withMeta = (kind: string): PageMeta[] =>
   PAGES.flatMap((page) =>
     page.kind === kind && 'title' in page
-      ? [{ path: page.path, title: page.title, description: page.description }]
+      ? [
+          {
+            path: page.path,
+            title: page.title,
+            description: page.description,
+            ...('noindex' in page ? { noindex: true } : {}),
+          },
+        ]
       : [],
   );
 
@@ -39,5 +49,8 @@ export function pageMetaFor(pathname: string): PageMeta {
   // Below an area, the area's own title (/studio is a marketing page, /studio/reports the Studio area).
   const area = Object.values(AREAS).find((entry) => normalized.startsWith(`${entry.root}/`));
   if (area) return { path: area.root, title: area.title, description: area.description };
-  return [...MARKETING_PAGES, ...AUTH_PAGES, ...OTHER_PAGES].find((page) => page.path === normalized) ?? NOT_FOUND_META;
+  return (
+    [...MARKETING_PAGES, ...AUTH_PAGES, ...OTHER_PAGES].find((page) => matchesPagePath(page.path, normalized)) ??
+    NOT_FOUND_META
+  );
 }

@@ -204,6 +204,17 @@ export function createReportEmbeddingService(deps: {
       const { token: _token, report_id: reportId, ...run } = body;
       return deps.reports.runById(scope, reportId, { ...run, params: { ...body.params, ...locked } }, signal);
     },
+
+    /**
+     * The origins that may frame `/embed/{reportId}` (its page's CSP `frame-ancestors`): the report's
+     * tenant's allow-list; none for a report that does not exist or a tenant without a secret.
+     */
+    async frameAncestors(reportId: string): Promise<string[]> {
+      const scope = await deps.reportScope(reportId);
+      if (!scope?.tenantId) return [];
+      const settings = await settingsOf(db, scope.tenantId);
+      return settings?.secretSealed ? settings.origins : [];
+    },
   };
 }
 

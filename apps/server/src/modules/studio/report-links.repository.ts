@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { reportLinks, roles, tenantMembers } from '../../db/schema/index.js';
+import { reportLinks, roles, tenantMembers, users } from '../../db/schema/index.js';
 
 export type ReportLinkRow = typeof reportLinks.$inferSelect;
 
@@ -73,4 +73,20 @@ export async function rolesAmong(db: DbOrTx, roleIds: readonly string[]): Promis
     .from(roles)
     .where(inArray(roles.id, [...roleIds]));
   return new Set(rows.map((row) => row.id));
+}
+
+/** The tenant's active members by email, at most `limit`: whom an author may name on a restricted report. */
+export function listTenantMembers(db: DbOrTx, tenantId: string, limit: number) {
+  return db
+    .select({ id: users.id, email: users.email, fullName: users.fullName })
+    .from(tenantMembers)
+    .innerJoin(users, eq(users.id, tenantMembers.userId))
+    .where(and(eq(tenantMembers.tenantId, tenantId), eq(users.isActive, true)))
+    .orderBy(asc(users.email))
+    .limit(limit);
+}
+
+/** Every role by name. */
+export function listRoles(db: DbOrTx) {
+  return db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name));
 }

@@ -7,6 +7,7 @@ import {
   EmbedViewSchema,
   HttpErrorSchema,
   PERMISSIONS,
+  ReportAudienceSchema,
   ReportIdParamsSchema,
   ReportLinkCreatedSchema,
   ReportLinkCreateSchema,
@@ -71,6 +72,22 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     options.limits.linksPerAccount,
     (request) => request.auth?.user.id,
     authMessages.tooManyRequests,
+  );
+
+  app.get(
+    '/studio/reports/:report_id/audience',
+    {
+      config: write,
+      schema: {
+        operationId: 'studio_reports_audience',
+        tags,
+        summary:
+          'Whom an author may name when restricting a report: the tenant’s active members (by email) and the roles',
+        params: ReportIdParamsSchema,
+        response: { 200: ReportAudienceSchema, ...missing, ...denied },
+      },
+    },
+    async (request) => sharing.audience(scopeOf(request), request.params.report_id),
   );
 
   app.get(

@@ -5,11 +5,13 @@ import {
   blockKind,
   coerceParamValue,
   publicReportParams,
+  REPORT_AUDIENCE_MEMBERS_MAX,
   REPORT_LINK_LIFETIME_MAX_DAYS,
   REPORT_LINKS_MAX,
   REPORT_PAGE_SIZE_DEFAULT,
   reportMessages,
   sharingMessages,
+  type ReportAudience,
   type ReportBlock,
   type ReportLink,
   type ReportLinkCreate,
@@ -35,6 +37,8 @@ import {
   findLinkByHash,
   insertReportLink,
   listReportLinks,
+  listRoles,
+  listTenantMembers,
   membersAmong,
   revokeLink,
   rolesAmong,
@@ -131,6 +135,22 @@ export function createReportSharingService(deps: {
   }
 
   return {
+    /** Whom the author may name when restricting the report: the tenant's members and the roles. */
+    async audience(scope: StudioScope, key: string): Promise<ReportAudience> {
+      await authored(scope, key);
+      const [members, roleRows] = await Promise.all([
+        listTenantMembers(db, scope.tenantId!, REPORT_AUDIENCE_MEMBERS_MAX + 1),
+        listRoles(db),
+      ]);
+      return {
+        members: members
+          .slice(0, REPORT_AUDIENCE_MEMBERS_MAX)
+          .map((member) => ({ id: member.id, email: member.email, full_name: member.fullName })),
+        roles: roleRows,
+        members_truncated: members.length > REPORT_AUDIENCE_MEMBERS_MAX,
+      };
+    },
+
     async visibility(scope: StudioScope, key: string): Promise<ReportVisibility> {
       const report = await authored(scope, key);
       const access = await listReportAccess(db, report.id);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   PERMISSIONS,
   type AuditEntries,
+  type ReportAudience,
   type ReportLinkCreated,
   type ReportLinks,
   type ReportPublic,
@@ -303,5 +304,27 @@ describe('share links (issue 58)', () => {
     expect(refused).toHaveLength(100 - LINKS_PER_MINUTE);
     expect(refused[0]!.json<{ code: string }>().code).toBe('rate_limited');
     expect((await ctx.database.db.select().from(reportLinks)).length).toBe(before + made);
+  });
+});
+
+describe('whom an author may name (issue 58)', () => {
+  it('lists the tenant’s members and the roles for an author, and nobody of another tenant', async () => {
+    const stranger = await createUser(ctx);
+    const response = await ctx.app.inject({ url: `/api/v1/studio/reports/${report.id}/audience`, headers: as(author) });
+    expect(response.statusCode, response.body).toBe(200);
+    const audience = response.json<ReportAudience>();
+    const emails = audience.members.map((member) => member.email);
+    expect(emails).toEqual(expect.arrayContaining([author.email, named.email, roleHolder.email, outsider.email]));
+    expect(emails).not.toContain(stranger.email);
+    expect(emails).toEqual([...emails].sort());
+    expect(audience.roles.map((role) => role.id)).toContain(roleId);
+    expect(audience.members_truncated).toBe(false);
+
+    // A member without reports:write, and a built-in report, get nothing.
+    const denied = await ctx.app.inject({ url: `/api/v1/studio/reports/${report.id}/audience`, headers: as(named) });
+    expect(denied.statusCode).toBe(403);
+    const builtIn = await ctx.app.inject({ url: '/api/v1/studio/reports/payer/audience', headers: as(author) });
+    expect(builtIn.statusCode).toBe(403);
+    expect(builtIn.json<{ code: string }>().code).toBe('report_read_only');
   });
 });

@@ -67,11 +67,17 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const auth = currentAuth(request);
-      const [reportsWrite, sourcesWrite] = await Promise.all([
+      const [reportsWrite, sourcesWrite, embedManage] = await Promise.all([
         hasPermission(auth, PERMISSIONS.reportsWrite),
         hasPermission(auth, PERMISSIONS.sourcesWrite),
+        hasPermission(auth, PERMISSIONS.embedManage),
       ]);
-      return { reports_write: reportsWrite, sources_write: sourcesWrite, extract_max_bytes: extractMaxBytes };
+      return {
+        reports_write: reportsWrite,
+        sources_write: sourcesWrite,
+        embed_manage: embedManage,
+        extract_max_bytes: extractMaxBytes,
+      };
     },
   );
 

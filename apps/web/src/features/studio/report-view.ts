@@ -1,4 +1,4 @@
-import type { ReportBlockPublic, ReportParamPublic, ReportRun } from '@dataplatform/contract';
+import type { SharedBlock, ReportParamPublic, ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
 import { startChartWorker } from './chart/chart-picture.js';
@@ -45,13 +45,13 @@ export function parseSort(text: string | null): ColumnSort | undefined {
 }
 
 /** A table block's page in the URL (1-based there), from 0. */
-export function blockPage(block: ReportBlockPublic, search: URLSearchParams): number {
+export function blockPage(block: SharedBlock, search: URLSearchParams): number {
   return Math.max(0, Number.parseInt(search.get(PAGE_PREFIX + block.id) ?? '1', 10) - 1 || 0);
 }
 
 /** The run request of one block at a page (from 0) and sort: a table's page of rows, else all. */
 export function runRequest(
-  block: ReportBlockPublic,
+  block: SharedBlock,
   params: ParamValues,
   page: number,
   sort: ColumnSort | undefined,
@@ -67,7 +67,7 @@ export function runRequest(
 }
 
 /** The run request of one block, its page and sort read from the URL. */
-export function blockRunRequest(block: ReportBlockPublic, params: ParamValues, search: URLSearchParams): ReportRun {
+export function blockRunRequest(block: SharedBlock, params: ParamValues, search: URLSearchParams): ReportRun {
   return runRequest(block, params, blockPage(block, search), parseSort(search.get(SORT_PREFIX + block.id)));
 }
 

@@ -10,7 +10,7 @@ import { QueryProvider } from '../../lib/query-client.js';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
 import { ReportList } from './components/report-list.js';
-import { NewReportButton, SourcesButton } from './components/write-actions.js';
+import { EmbedSettingsButton, NewReportButton, SourcesButton } from './components/write-actions.js';
 
 // A report's viewer loads when a report is opened: the list never carries it (nor its blocks).
 const ReportViewer = lazy(() => import('./components/report-viewer.js').then((m) => ({ default: m.ReportViewer })));
@@ -18,6 +18,10 @@ const ReportViewer = lazy(() => import('./components/report-viewer.js').then((m)
 const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
 // So does the Sources screen: the report list and the viewer never carry it.
 const SourcesScreen = lazy(() => import('./components/sources-page.js').then((m) => ({ default: m.SourcesPage })));
+// And the tenant's embedding settings.
+const EmbedSettingsScreen = lazy(() =>
+  import('./sharing/embed-settings-page.js').then((m) => ({ default: m.EmbedSettingsPage })),
+);
 
 /**
  * Whose reports the list shows, and with no tenant chosen, how to get one; then the list. The two
@@ -77,6 +81,7 @@ function ReportsPage() {
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
           <SourcesButton />
+          <EmbedSettingsButton />
           <NewReportButton />
         </Box>
       </Box>
@@ -114,6 +119,16 @@ function SourcesRoute() {
   );
 }
 
+function EmbedSettingsRoute() {
+  return (
+    <Suspense
+      fallback={<LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the embedding settings...</LoadingLine>}
+    >
+      <EmbedSettingsScreen />
+    </Suspense>
+  );
+}
+
 function ReportPage() {
   const { reportKey = '' } = useParams();
   return (
@@ -123,7 +138,7 @@ function ReportPage() {
   );
 }
 
-/** The signed-in Studio area (/studio/reports…, /studio/sources): the report list, each report, its editor, the sources. */
+/** The signed-in Studio area (/studio/reports…, /studio/sources, /studio/embed): the report list, each report, its editor, the sources, embedding. */
 export function StudioArea() {
   return (
     <QueryProvider>
@@ -135,6 +150,7 @@ export function StudioArea() {
           <Route path="reports/:reportKey" element={<ReportPage />} />
           <Route path="reports/:reportKey/edit" element={<EditorPage />} />
           <Route path="sources" element={<SourcesRoute />} />
+          <Route path="embed" element={<EmbedSettingsRoute />} />
           <Route path="*" element={<Navigate to="reports" replace />} />
         </Routes>
       </Container>

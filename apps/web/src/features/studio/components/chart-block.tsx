@@ -1,4 +1,4 @@
-import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import type { SharedBlock, ReportRunResult } from '@dataplatform/contract';
 import Button from '@mui/material/Button';
 import { useEffect, useMemo, useState } from 'react';
 import type { BlockState } from '../report-view.js';
@@ -13,7 +13,7 @@ export function ChartBlock({
   result,
   state,
 }: {
-  block: ReportBlockPublic;
+  block: SharedBlock;
   result: ReportRunResult | undefined;
   state: BlockState;
 }) {

@@ -1,4 +1,4 @@
-import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import type { SharedBlock, ReportRunResult } from '@dataplatform/contract';
 import Typography from '@mui/material/Typography';
 import type { BlockState } from '../report-view.js';
 import { BlockFrame } from './block-frame.js';
@@ -24,7 +24,7 @@ export function KpiBlock({
   result,
   state,
 }: {
-  block: ReportBlockPublic;
+  block: SharedBlock;
   result: ReportRunResult | undefined;
   state: BlockState;
 }) {

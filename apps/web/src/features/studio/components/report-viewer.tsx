@@ -1,10 +1,11 @@
-import type { ReportBlockPublic, ReportPublic } from '@dataplatform/contract';
+import type { ReportExport, ReportParamPublic, ReportRun, ReportRunResult, SharedBlock } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/api-error.js';
 import { ReportLoadFailure } from './report-load-failure.js';
+import type { DownloadedFile } from '../../../lib/api-client.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
 import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
@@ -27,17 +28,28 @@ import { ParamBar } from './param-bar.js';
 import { ReportHeader, ReportPending } from './report-header.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
-import { EditReportButton } from './write-actions.js';
+import { EditReportButton, ShareReportButton } from './write-actions.js';
+
+/**
+ * How a viewer runs its blocks: a signed-in report's runs, a share link's or an embed token's
+ * (issue 58). Each draws the same blocks; only the calls and what they allow differ.
+ */
+export interface BlockRunner {
+  /** One block's run (its page and sort in the request): a hook, called as the block renders. */
+  useRun: (request: ReportRun, enabled: boolean) => UseQueryResult<ReportRunResult>;
+  /** A table's whole result as a file, where the viewer offers it. */
+  download?: (request: ReportExport) => Promise<DownloadedFile>;
+}
 
 /** One block, running its own query: it loads, fails and retries without the others. */
-function Block({ report, block, params }: { report: ReportPublic; block: ReportBlockPublic; params: ParamValues }) {
+function Block({ block, params, runner }: { block: SharedBlock; params: ParamValues; runner: BlockRunner }) {
   const [search, setSearch] = useSearchParams();
   const page = blockPage(block, search);
   const sort = parseSort(search.get(SORT_PREFIX + block.id));
   const request = blockRunRequest(block, params, search);
-  const run = useQuery({ ...runBlockQueryOptions(report.id, report.version, request), enabled: block.kind !== 'text' });
+  const run = runner.useRun(request, block.kind !== 'text');
   const download = useMutation({
-    mutationFn: () => exportBlock(report.id, { block: block.id, params, ...(sort ? { sort: [sort] } : {}) }),
+    mutationFn: () => runner.download!({ block: block.id, params, ...(sort ? { sort: [sort] } : {}) }),
     onSuccess: ({ blob, filename }) => saveFile(blob, filename),
     onError: (error) => showToast(`The download failed: ${errorText(error)}`, 'error'),
     meta: { errorToast: false },
@@ -86,10 +98,57 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
       onPageChange={setPage}
       sort={sort}
       onSort={setSort}
-      onDownload={() => download.mutate()}
+      onDownload={runner.download ? () => download.mutate() : undefined}
       downloading={download.isPending}
     />
   );
+}
+
+/** A report's blocks: KPIs side by side, charts, tables and text across. */
+export function ReportBlocks({
+  blocks,
+  params,
+  runner,
+}: {
+  blocks: readonly SharedBlock[];
+  params: ParamValues;
+  runner: BlockRunner;
+}) {
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
+        '& > .wide': { gridColumn: '1 / -1' },
+      }}
+    >
+      {blocks.map((block) => (
+        <Box key={block.id} className={block.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
+          <Block block={block} params={params} runner={runner} />
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * The parameters' values in the URL: `next`'s, a default's left out; every table back at its first
+ * page (new parameters, new results).
+ */
+export function searchWithParams(
+  current: URLSearchParams,
+  params: readonly ReportParamPublic[],
+  next: ParamValues,
+): URLSearchParams {
+  const updated = new URLSearchParams(current);
+  for (const param of params) {
+    const value = next[param.name] ?? '';
+    if (value === defaultText(param)) updated.delete(param.name);
+    else updated.set(param.name, value);
+  }
+  for (const key of [...updated.keys()]) if (key.startsWith(PAGE_PREFIX)) updated.delete(key);
+  return updated;
 }
 
 /**
@@ -101,6 +160,14 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   const [search, setSearch] = useSearchParams();
 
   const values = useMemo(() => paramValues(report.data?.params ?? [], search), [report.data, search]);
+  const runner = useMemo<BlockRunner | undefined>(() => {
+    const data = report.data;
+    if (!data) return undefined;
+    return {
+      useRun: (request, enabled) => useQuery({ ...runBlockQueryOptions(data.id, data.version, request), enabled }),
+      download: (request) => exportBlock(data.id, request),
+    };
+  }, [report.data]);
 
   if (report.isPending) return <ReportPending reportKey={reportKey} />;
   if (report.isError) {
@@ -112,21 +179,9 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
   }
 
   const data = report.data;
+  if (!runner) return <ReportPending reportKey={reportKey} />;
   const applyParams = (next: ParamValues) =>
-    setSearch(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        for (const param of data.params) {
-          const value = next[param.name] ?? '';
-          if (value === defaultText(param)) updated.delete(param.name);
-          else updated.set(param.name, value);
-        }
-        // New parameters, new results: every table starts at its first page.
-        for (const key of [...updated.keys()]) if (key.startsWith(PAGE_PREFIX)) updated.delete(key);
-        return updated;
-      },
-      { preventScrollReset: true },
-    );
+    setSearch((current) => searchWithParams(current, data.params, next), { preventScrollReset: true });
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
       <ReportHeader
@@ -134,25 +189,19 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
         description={data.description}
         source={data.source}
         version={data.built_in ? null : data.version}
-        actions={data.built_in ? undefined : <EditReportButton reportId={data.slug} />}
+        actions={
+          data.built_in ? undefined : (
+            <>
+              <ShareReportButton report={data} values={values} />
+              <EditReportButton reportId={data.slug} />
+            </>
+          )
+        }
       />
       {data.params.length > 0 ? (
         <ParamBar report={data} params={data.params} values={values} onApply={applyParams} />
       ) : undefined}
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
-          '& > .wide': { gridColumn: '1 / -1' },
-        }}
-      >
-        {data.blocks.map((block) => (
-          <Box key={block.id} className={block.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
-            <Block report={data} block={block} params={values} />
-          </Box>
-        ))}
-      </Box>
+      <ReportBlocks blocks={data.blocks} params={values} runner={runner} />
     </Box>
   );
 }

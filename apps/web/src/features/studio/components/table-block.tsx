@@ -1,4 +1,4 @@
-import type { ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import type { SharedBlock, ReportRunResult } from '@dataplatform/contract';
 import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -23,7 +23,7 @@ export function TableBlock({
   onDownload,
   downloading,
 }: {
-  block: ReportBlockPublic;
+  block: SharedBlock;
   result: ReportRunResult | undefined;
   state: BlockState;
   page: number;

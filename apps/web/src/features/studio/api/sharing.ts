@@ -1,0 +1,163 @@
+import type {
+  EmbedSecret,
+  EmbedSettings,
+  ReportAudience,
+  ReportLinkCreate,
+  ReportLinkCreated,
+  ReportLinks,
+  ReportRun,
+  ReportRunResult,
+  ReportVisibility,
+  SharedReport,
+} from '@dataplatform/contract';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.js';
+import { ApiError } from '../../../lib/api-error.js';
+
+const reportPath = (reportId: string) => `/studio/reports/${encodeURIComponent(reportId)}`;
+
+export const sharingKeys = {
+  visibility: (reportId: string) => ['studio', 'sharing', reportId, 'visibility'] as const,
+  audience: (reportId: string) => ['studio', 'sharing', reportId, 'audience'] as const,
+  links: (reportId: string) => ['studio', 'sharing', reportId, 'links'] as const,
+  embedSettings: ['studio', 'embed', 'settings'] as const,
+  shared: (token: string) => ['shared', token] as const,
+  sharedRun: (token: string, request: ReportRun) => ['shared', token, 'run', request] as const,
+  embedded: (reportId: string, token: string) => ['embedded', reportId, token] as const,
+  embeddedRun: (reportId: string, token: string, request: ReportRun) =>
+    ['embedded', reportId, token, 'run', request] as const,
+};
+
+/** `GET /studio/reports/{id}/visibility`: every member of the tenant, or the members and roles named. */
+export function visibilityQueryOptions(reportId: string) {
+  return queryOptions({
+    queryKey: sharingKeys.visibility(reportId),
+    queryFn: ({ signal }) => apiRequest<ReportVisibility>({ path: `${reportPath(reportId)}/visibility`, signal }),
+    meta: { errorToast: false },
+  });
+}
+
+/** `GET /studio/reports/{id}/audience`: the members and roles a restricted report may name. */
+export function audienceQueryOptions(reportId: string) {
+  return queryOptions({
+    queryKey: sharingKeys.audience(reportId),
+    queryFn: ({ signal }) => apiRequest<ReportAudience>({ path: `${reportPath(reportId)}/audience`, signal }),
+    staleTime: 60_000,
+    meta: { errorToast: false },
+  });
+}
+
+/** `PUT /studio/reports/{id}/visibility`. */
+export function saveVisibility(reportId: string, visibility: ReportVisibility): Promise<ReportVisibility> {
+  return apiRequest<ReportVisibility>({ method: 'PUT', path: `${reportPath(reportId)}/visibility`, json: visibility });
+}
+
+/** `GET /studio/reports/{id}/links`: the report's links, newest first (their tokens are never told again). */
+export function linksQueryOptions(reportId: string) {
+  return queryOptions({
+    queryKey: sharingKeys.links(reportId),
+    queryFn: ({ signal }) => apiRequest<ReportLinks>({ path: `${reportPath(reportId)}/links`, signal }),
+    meta: { errorToast: false },
+  });
+}
+
+/** `POST /studio/reports/{id}/links`: a new link, its address told this once. */
+export function createLink(reportId: string, link: ReportLinkCreate): Promise<ReportLinkCreated> {
+  return apiRequest<ReportLinkCreated>({ method: 'POST', path: `${reportPath(reportId)}/links`, json: link });
+}
+
+/** `DELETE /studio/links/{id}`: the link answers "gone" from then on. */
+export function revokeLink(linkId: string): Promise<void> {
+  return apiRequest<void>({ method: 'DELETE', path: `/studio/links/${encodeURIComponent(linkId)}` });
+}
+
+/** `GET /studio/embed/settings`: the chosen tenant's allowed origins, and whether its secret is set. */
+export function embedSettingsQueryOptions() {
+  return queryOptions({
+    queryKey: sharingKeys.embedSettings,
+    queryFn: ({ signal }) => apiRequest<EmbedSettings>({ path: '/studio/embed/settings', signal }),
+    meta: { errorToast: false },
+  });
+}
+
+/** `PUT /studio/embed/settings`. */
+export function saveEmbedOrigins(origins: string[]): Promise<EmbedSettings> {
+  return apiRequest<EmbedSettings>({ method: 'PUT', path: '/studio/embed/settings', json: { origins } });
+}
+
+/** `POST /studio/embed/secret`: a new secret, told this once; the old one stops working. */
+export function rotateEmbedSecret(): Promise<EmbedSecret> {
+  return apiRequest<EmbedSecret>({ method: 'POST', path: '/studio/embed/secret' });
+}
+
+/**
+ * A run of the shared or embedded viewer: as a signed-in report's (runBlockQueryOptions), paged and
+ * sorted, waiting its turn on a 429; but never a retry of what the link itself refused.
+ */
+const viewerRun = {
+  placeholderData: keepPreviousData,
+  meta: { errorToast: false },
+  retry: (failures: number, error: Error) => error instanceof ApiError && error.status === 429 && failures < 8,
+  retryDelay: (failures: number) => Math.min(4_000, 250 * 2 ** failures),
+  staleTime: 60_000,
+} as const;
+
+/** `GET /studio/public/{token}`: the report a share link shows, sent as nobody. */
+export function sharedReportQueryOptions(token: string) {
+  return queryOptions({
+    queryKey: sharingKeys.shared(token),
+    queryFn: ({ signal }) =>
+      apiRequest<SharedReport>({ path: `/studio/public/${encodeURIComponent(token)}`, anonymous: true, signal }),
+    retry: false,
+    meta: { errorToast: false },
+  });
+}
+
+/** `POST /studio/public/{token}/run` for one block. */
+export function sharedRunQueryOptions(token: string, request: ReportRun) {
+  return queryOptions({
+    queryKey: sharingKeys.sharedRun(token, request),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportRunResult>({
+        method: 'POST',
+        path: `/studio/public/${encodeURIComponent(token)}/run`,
+        json: request,
+        anonymous: true,
+        signal,
+      }),
+    ...viewerRun,
+  });
+}
+
+/** `POST /studio/embed/report`: the report an embed token shows. */
+export function embeddedReportQueryOptions(reportId: string, token: string) {
+  return queryOptions({
+    queryKey: sharingKeys.embedded(reportId, token),
+    queryFn: ({ signal }) =>
+      apiRequest<SharedReport>({
+        method: 'POST',
+        path: '/studio/embed/report',
+        json: { report_id: reportId, token },
+        anonymous: true,
+        signal,
+      }),
+    retry: false,
+    meta: { errorToast: false },
+  });
+}
+
+/** `POST /studio/embed/run` for one block, the token's locked values forced by the server. */
+export function embeddedRunQueryOptions(reportId: string, token: string, request: ReportRun) {
+  return queryOptions({
+    queryKey: sharingKeys.embeddedRun(reportId, token, request),
+    queryFn: ({ signal }) =>
+      apiRequest<ReportRunResult>({
+        method: 'POST',
+        path: '/studio/embed/run',
+        json: { ...request, report_id: reportId, token },
+        anonymous: true,
+        signal,
+      }),
+    ...viewerRun,
+  });
+}

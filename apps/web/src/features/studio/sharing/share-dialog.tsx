@@ -1,0 +1,194 @@
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import type { ReportPublic, ReportVisibility } from '@dataplatform/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { LoadingLine } from '../../../components/loading-line.js';
+import { errorText } from '../../../lib/api-error.js';
+import { showToast } from '../../../lib/toast-store.js';
+import { audienceQueryOptions, saveVisibility, sharingKeys, visibilityQueryOptions } from '../api/sharing.js';
+import type { ParamValues } from '../report-view.js';
+import { EmbedSnippet } from './embed-snippet.js';
+import { ShareLinks } from './share-links.js';
+
+export interface ShareDialogProps {
+  open: boolean;
+  onClose: () => void;
+  report: ReportPublic;
+  /** The parameter values the viewer shows now: a new link may fix them. */
+  values: ParamValues;
+}
+
+type Panel = 'people' | 'links' | 'embed';
+
+/** "Who sees it": every member of the tenant, or the members and roles named (and the report's creator). */
+function WhoSeesIt({ report }: { report: ReportPublic }) {
+  const ids = { choice: useId(), members: useId(), roles: useId() };
+  const queryClient = useQueryClient();
+  const visibility = useQuery(visibilityQueryOptions(report.id));
+  const audience = useQuery(audienceQueryOptions(report.id));
+  const [draft, setDraft] = useState<ReportVisibility | undefined>(undefined);
+  const save = useMutation({
+    mutationFn: (next: ReportVisibility) => saveVisibility(report.id, next),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(sharingKeys.visibility(report.id), saved);
+      setDraft(undefined);
+      showToast(
+        saved.visibility === 'tenant'
+          ? 'Saved: every member of the tenant sees this report.'
+          : 'Saved: only the people and roles named see this report.',
+        'success',
+      );
+    },
+    meta: { errorToast: false },
+  });
+
+  if (visibility.isPending || audience.isPending) return <LoadingLine>Loading who sees this report...</LoadingLine>;
+  if (visibility.isError || audience.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            onClick={() => void Promise.all([visibility.refetch(), audience.refetch()])}
+          >
+            Try again
+          </Button>
+        }
+      >
+        Who sees this report could not be loaded: {errorText(visibility.error ?? audience.error)}
+      </Alert>
+    );
+  }
+  const current = draft ?? visibility.data;
+  const members = audience.data.members;
+  const roles = audience.data.roles;
+  const restricted = current.visibility === 'restricted';
+  const chosenMembers = members.filter((member) => current.user_ids.includes(member.id));
+  const chosenRoles = roles.filter((role) => current.role_ids.includes(role.id));
+  const memberLabel = (member: (typeof members)[number]) =>
+    member.full_name ? `${member.full_name} (${member.email})` : member.email;
+
+  return (
+    <Box
+      component="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate(current);
+      }}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+    >
+      <RadioGroup
+        aria-labelledby={ids.choice}
+        value={current.visibility}
+        onChange={(event) => setDraft({ ...current, visibility: event.target.value as ReportVisibility['visibility'] })}
+      >
+        <Typography id={ids.choice} variant="body2" color="text.secondary">
+          Who in the tenant may open this report, run it and export it
+        </Typography>
+        <FormControlLabel value="tenant" control={<Radio />} label="Every member of the tenant" />
+        <FormControlLabel value="restricted" control={<Radio />} label="Only the people and roles named below" />
+      </RadioGroup>
+      {restricted ? (
+        <>
+          <Autocomplete
+            multiple
+            options={members}
+            value={chosenMembers}
+            getOptionLabel={memberLabel}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            onChange={(_event, chosen) => setDraft({ ...current, user_ids: chosen.map((member) => member.id) })}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                id={ids.members}
+                label="Members"
+                helperText={
+                  audience.data.members_truncated
+                    ? `The first ${members.length} members by email are offered.`
+                    : 'Members of the tenant, by name or email.'
+                }
+              />
+            )}
+          />
+          <Autocomplete
+            multiple
+            options={roles}
+            value={chosenRoles}
+            getOptionLabel={(role) => role.name}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            onChange={(_event, chosen) => setDraft({ ...current, role_ids: chosen.map((role) => role.id) })}
+            renderInput={(params) => (
+              <TextField {...params} id={ids.roles} label="Roles" helperText="Members holding any of these roles." />
+            )}
+          />
+          <Typography variant="body2" color="text.secondary">
+            Whoever made the report always sees it. Anyone else opening it is told it does not exist.
+          </Typography>
+        </>
+      ) : undefined}
+      {save.isError ? <Alert severity="error">Not saved: {errorText(save.error)}</Alert> : undefined}
+      <Box>
+        <Button type="submit" variant="contained" loading={save.isPending} disabled={draft === undefined}>
+          Save who sees it
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * The report's Share dialog (issue 58): who in the tenant sees it, read-only links for people
+ * without an account, and the snippet that embeds it in another site.
+ */
+export default function ShareDialog({ open, onClose, report, values }: ShareDialogProps) {
+  const titleId = useId();
+  const [panel, setPanel] = useState<Panel>('people');
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const tabId = (name: Panel) => `${titleId}-tab-${name}`;
+  const panelId = (name: Panel) => `${titleId}-panel-${name}`;
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md" fullScreen={phone}>
+      <DialogTitle id={titleId}>Share “{report.title}”</DialogTitle>
+      <Tabs
+        value={panel}
+        onChange={(_event, next: Panel) => setPanel(next)}
+        aria-label="Ways to share"
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Tab value="people" label="Who sees it" id={tabId('people')} aria-controls={panelId('people')} />
+        <Tab value="links" label="Links" id={tabId('links')} aria-controls={panelId('links')} />
+        <Tab value="embed" label="Embed" id={tabId('embed')} aria-controls={panelId('embed')} />
+      </Tabs>
+      <DialogContent>
+        <Box role="tabpanel" id={panelId(panel)} aria-labelledby={tabId(panel)} sx={{ pt: 1 }}>
+          {panel === 'people' ? <WhoSeesIt report={report} /> : undefined}
+          {panel === 'links' ? <ShareLinks report={report} values={values} /> : undefined}
+          {panel === 'embed' ? <EmbedSnippet report={report} values={values} /> : undefined}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
