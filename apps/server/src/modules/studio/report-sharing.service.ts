@@ -25,6 +25,7 @@ import {
   type ValidationErrorItem,
 } from '@dataplatform/contract';
 import { reportTextHtml } from '@dataplatform/contract/markdown';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -100,6 +101,18 @@ function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, ex
   };
 }
 
+/** Tokens whose grant this instance keeps, and for how long. */
+const GRANTS_MAX = 10_000;
+const GRANT_TTL_MS = 1_000;
+/** A token that grants nothing (none such, or its tenant or report gone): remembered as briefly. */
+const NO_GRANT = 'none' as const;
+
+interface LinkGrant {
+  link: ReportLinkRow;
+  scope: StudioScope;
+  record: ReportRecord;
+}
+
 /**
  * Who sees a report, and share links (issue 58). An author (`reports:write`) who can see a report
  * sets its visibility and makes, lists and revokes its links; anyone holding a live link's token
@@ -109,7 +122,7 @@ export function createReportSharingService(deps: {
   db: Database;
   clock: Clock;
   audit: AuditService;
-  reports: Pick<ReportsService, 'get' | 'recordById' | 'runById'>;
+  reports: Pick<ReportsService, 'get' | 'recordById' | 'runRecord'>;
   /** The public URL of the web app (FRONTEND_HOST), for the link's address. */
   frontendHost: string;
   /** The scope a link runs in: its tenant if active, with its database's sealed URL. */
@@ -124,14 +137,33 @@ export function createReportSharingService(deps: {
     return report;
   }
 
-  /** A live link by its token, and the scope its runs take; a revoked or expired one is a 410. */
-  async function liveLink(token: string) {
-    const link = await findLinkByHash(db, tokenHash(token));
-    if (!link) throw linkNotFound();
-    if (!isLive(link, clock.now())) throw linkGone();
-    const scope = await deps.tenantScope(link.tenantId);
-    if (!scope) throw linkNotFound();
-    return { link, scope };
+  /**
+   * What a token grants, read at most once a second per token on this instance (lru-cache's fetch
+   * joins the concurrent reads): a crowd opening one link costs the database one read of the link, its
+   * tenant and its report, not one per call. The trade-off: another instance may honour a link for up
+   * to a second after it is revoked (this one forgets it at once); expiry is checked on every call.
+   */
+  const grants = new LRUCache<string, LinkGrant | typeof NO_GRANT>({
+    max: GRANTS_MAX,
+    ttl: GRANT_TTL_MS,
+    fetchMethod: async (hash) => {
+      const link = await findLinkByHash(db, hash);
+      const scope = link ? await deps.tenantScope(link.tenantId) : null;
+      if (!link || !scope) return NO_GRANT;
+      const record = await reports.recordById(scope, link.reportId).catch((error: unknown) => {
+        if (error instanceof AppError && error.errorCode === 'report_not_found') return null;
+        throw error;
+      });
+      return record ? { link, scope, record } : NO_GRANT;
+    },
+  });
+
+  /** A live link by its token, with its scope and report; a revoked or expired one is a 410. */
+  async function liveLink(token: string): Promise<LinkGrant> {
+    const grant = await grants.fetch(tokenHash(token));
+    if (!grant || grant === NO_GRANT) throw linkNotFound();
+    if (!isLive(grant.link, clock.now())) throw linkGone();
+    return grant;
   }
 
   return {
@@ -263,6 +295,7 @@ export function createReportSharingService(deps: {
       });
       await db.transaction(async (tx) => {
         const revoked = await revokeLink(tx, link.id, clock.now());
+        grants.delete(link.tokenHash);
         if (!revoked) return;
         await audit.record(tx, actor, {
           action: AUDIT_ACTIONS.reportLinkRevoke,
@@ -276,8 +309,7 @@ export function createReportSharingService(deps: {
 
     /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
     async sharedReport(token: string): Promise<SharedReport> {
-      const { link, scope } = await liveLink(token);
-      const record = await reports.recordById(scope, link.reportId);
+      const { link, record } = await liveLink(token);
       return sharedView(record, link.params, link.expiresAt);
     },
 
@@ -285,18 +317,13 @@ export function createReportSharingService(deps: {
 
     /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
     async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
-      const { link, scope } = await liveLink(token);
+      const { link, scope, record } = await liveLink(token);
       for (const [name, value] of Object.entries(link.params)) {
         if (Object.hasOwn(request.params, name) && String(request.params[name]) !== String(value)) {
           throw forbidden(sharingMessages.paramLocked);
         }
       }
-      return reports.runById(
-        scope,
-        link.reportId,
-        { ...request, params: { ...request.params, ...link.params } },
-        signal,
-      );
+      return reports.runRecord(scope, record, { ...request, params: { ...request.params, ...link.params } }, signal);
     },
   };
 }

@@ -236,6 +236,30 @@ export function createReportsService(deps: {
     return engine.run({ ...common, sql, shape: 'capped' });
   }
 
+  /**
+   * A tenant's report by id whoever asks: a share link is its own grant, checked by its caller.
+   * A report of another tenant than the scope's is a 404.
+   */
+  async function recordById(scope: StudioScope, reportId: string): Promise<ReportRecord> {
+    const row = await findReportById(db, reportId);
+    if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
+    return rowRecord(row);
+  }
+
+  /** One block of a report already read (a share link keeps its report briefly): cached per version. */
+  async function runRecord(
+    scope: StudioScope,
+    report: ReportRecord,
+    request: ReportRun,
+    signal?: AbortSignal,
+  ): Promise<ReportRunResult> {
+    const cache = {
+      key: `${report.id}:${report.version}:${request.block}`,
+      ttlSeconds: cacheSeconds(report.definition.cache),
+    };
+    return runBlock(scope, report.definition, request, cache, signal);
+  }
+
   return {
     /** The built-ins first, then the tenant's reports by title. */
     async list(scope: StudioScope, page: ReportListQuery): Promise<Reports> {
@@ -443,12 +467,7 @@ export function createReportsService(deps: {
 
     /** One block of a saved report, cached per report version and block for the report's `cache`. */
     async run(scope: StudioScope, key: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
-      const report = await resolve(scope, key);
-      const cache = {
-        key: `${report.id}:${report.version}:${request.block}`,
-        ttlSeconds: cacheSeconds(report.definition.cache),
-      };
-      return runBlock(scope, report.definition, request, cache, signal);
+      return runRecord(scope, await resolve(scope, key), request, signal);
     },
 
     /** The tenant a report belongs to (a built-in belongs to none), or null when there is no such report. */
@@ -458,32 +477,18 @@ export function createReportsService(deps: {
       return row?.tenantId ?? null;
     },
 
-    /**
-     * A tenant's report by id whoever asks: a share link is its own grant, checked by its caller.
-     * A report of another tenant than the scope's is a 404.
-     */
-    async recordById(scope: StudioScope, reportId: string): Promise<ReportRecord> {
-      const row = await findReportById(db, reportId);
-      if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
-      return rowRecord(row);
-    },
-
-    /** One block of a report by id as a share link runs it: cached per version as any run. */
+    /** One block of a report by id as an embed token runs it: cached per version as any run. */
     async runById(
       scope: StudioScope,
       reportId: string,
       request: ReportRun,
       signal?: AbortSignal,
     ): Promise<ReportRunResult> {
-      const row = await findReportById(db, reportId);
-      if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
-      const report = rowRecord(row);
-      const cache = {
-        key: `${report.id}:${report.version}:${request.block}`,
-        ttlSeconds: cacheSeconds(report.definition.cache),
-      };
-      return runBlock(scope, report.definition, request, cache, signal);
+      return runRecord(scope, await recordById(scope, reportId), request, signal);
     },
+
+    recordById,
+    runRecord,
 
     /** One block of an unsaved definition (the editor's live preview): never cached. */
     async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {

@@ -101,16 +101,18 @@ describe('the editor’s reads (STUDIO-EDIT-4, STUDIO-EDIT-1)', () => {
     expect(builtIn.json<{ definition: string }>().definition).toContain('title:');
   });
 
-  it('tells the caller whether it may write reports and upload extracts, and how large a file may be', async () => {
+  it('tells the caller whether it may write reports, upload extracts and set embedding, and how large a file may be', async () => {
     const max = ctx.config.studio.extractMaxBytes;
     expect((await api('GET', '/access', writerA)).json()).toEqual({
       reports_write: true,
       sources_write: false,
+      embed_manage: false,
       extract_max_bytes: max,
     });
     expect((await api('GET', '/access', readerA)).json()).toEqual({
       reports_write: false,
       sources_write: false,
+      embed_manage: false,
       extract_max_bytes: max,
     });
     const uploader = await createUser(ctx);
@@ -118,11 +120,13 @@ describe('the editor’s reads (STUDIO-EDIT-4, STUDIO-EDIT-1)', () => {
     expect((await api('GET', '/access', uploader)).json()).toEqual({
       reports_write: false,
       sources_write: true,
+      embed_manage: false,
       extract_max_bytes: max,
     });
     expect((await api('GET', '/access', admin)).json()).toEqual({
       reports_write: true,
       sources_write: true,
+      embed_manage: true,
       extract_max_bytes: max,
     });
     expect((await ctx.app.inject({ url: '/api/v1/studio/access' })).statusCode).toBe(401);
