@@ -27,6 +27,7 @@ import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort, repoRoot, startAppServer, webDistDir, type AppServer } from '../support/app-server.js';
+import { startScriptedModel } from '../support/scripted-model.js';
 import { isChunk, SIGNED_IN_CHUNKS } from '../support/chunks.js';
 import { startTlsProxy } from '../support/tls-proxy.js';
 
@@ -88,8 +89,8 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
     (tab) => ({ group: 'admin' as const, path: `/admin/${tab}`, as: 'superuser' as const }),
   ),
   ...['/studio/reports', '/payer'].map((page) => ({ group: 'studio' as const, path: page, as: 'user' as const })),
-  // The agent (issue 57) as a fresh `npm start` shows it (no model): the guided builder over the demo
-  // data, its first preview compiled and drawn. Its user may use the agent (agent:use).
+  // The agent (issue 57) to a user who has chosen no tenant: the guided builder over the demo data, its
+  // first preview compiled and drawn, as a fresh `npm start` shows it. Its user may use the agent.
   { group: 'studio', path: '/Agent', as: 'superuser' },
 ];
 
@@ -354,7 +355,7 @@ const INP_TARGET_MS = 200;
 const INTERACTIONS: readonly {
   name: string;
   path: string;
-  as: Visitor;
+  as: Visitor | 'author';
   /** Brings the page where the judged press starts (not measured). */
   prepare?(page: Page): Promise<void>;
   /** Presses what is judged, and waits for what the press shows. */
@@ -405,6 +406,20 @@ const INTERACTIONS: readonly {
       await page.getByRole('textbox', { name: /^State/ }).press('Enter');
       await page.waitForURL((url) => !url.search.includes('state='));
       await payerReady(page);
+    },
+  },
+  {
+    // Issue 57: a question sent to the agent (the audit's scripted model) shows at once that it is asked.
+    name: 'question sent on /Agent',
+    path: '/Agent',
+    as: 'author',
+    async prepare(page) {
+      await page.getByRole('textbox', { name: 'Your question' }).fill('Median negotiated rate by payer');
+    },
+    async act(page) {
+      await page.getByRole('textbox', { name: 'Your question' }).press('Enter');
+      // The question shows above its progress (or its answer, from a quick model) once sent.
+      await page.getByText('Median negotiated rate by payer', { exact: true }).first().waitFor();
     },
   },
 ];
@@ -557,7 +572,9 @@ interface PageResult {
   misses: string[];
 }
 
-const app = await startAppServer();
+// A scripted OpenAI-compatible model on loopback, so the agent's question box is there to press.
+const model = await startScriptedModel();
+const app = await startAppServer({ agentBaseUrl: model.url });
 const proxy = options.protocol === 'h2' ? await startTlsProxy(app.baseUrl, webDistDir) : undefined;
 /** Where the browser loads the pages from: nginx over TLS (HTTP/2), or the server itself (HTTP/1.1). */
 const origin = proxy?.baseUrl ?? app.baseUrl;
@@ -647,6 +664,7 @@ try {
 } finally {
   await proxy?.stop();
   await app.stop();
+  await model.close();
 }
 
 // The table: a judged value past its target carries MISS; an unjudged one is shown as it is.
