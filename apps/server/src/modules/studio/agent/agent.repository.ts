@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { agentConversations, agentMessages, agentTenantSettings, agentTokenUsage } from '../../../db/schema/index.js';
 import { paginate, type Page } from '../../../lib/pagination.js';
@@ -41,6 +41,14 @@ export function listConversations(
         [agentConversations.tenantId, owner.tenantId],
         [agentConversations.userId, owner.userId],
       ],
+      // Only conversations that hold an answered question: one whose first question was refused or
+      // cancelled has nothing to reopen (it can still be read and asked again by its id).
+      where: exists(
+        db
+          .select({ one: sql`1` })
+          .from(agentMessages)
+          .where(eq(agentMessages.conversationId, agentConversations.id)),
+      ),
       orderBy: [desc(agentConversations.updatedAt), desc(agentConversations.id)],
     },
     page,

@@ -551,12 +551,15 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     expect(forged.body).toContain('agent_message_id');
   });
 
-  it('lists and deletes conversations, each person’s own', async () => {
+  it('lists conversations once they hold an answer, and deletes them, each person’s own', async () => {
     const id = await conversation(askerA, tenantA.id);
-    const listed = await ctx.app.inject({
-      url: '/api/v1/agent/conversations',
-      headers: tenantHeaders(askerA, tenantA.id),
-    });
+    const list = () =>
+      ctx.app.inject({ url: '/api/v1/agent/conversations', headers: tenantHeaders(askerA, tenantA.id) });
+    // Nothing answered yet (a refused or cancelled first question leaves it so): nothing to reopen.
+    expect((await list()).json<AgentConversations>().data.map((item) => item.id)).not.toContain(id);
+    model.script({ content: { kind: 'reply', text: 'Units are counted per sale.' } });
+    expect((await ask(askerA, tenantA.id, id, 'What is a unit?')).statusCode).toBe(200);
+    const listed = await list();
     expect(listed.json<AgentConversations>().data.map((item) => item.id)).toContain(id);
     const others = await ctx.app.inject({
       url: '/api/v1/agent/conversations',

@@ -36,6 +36,16 @@ function attemptsOf(detail: string): { summary: string; attempts: string[] } {
   return { summary: detail.slice(0, at), attempts };
 }
 
+/**
+ * A failure's alert: its words take the width, and its "Build it by hand" goes below them where the
+ * two do not fit side by side (a phone), rather than squeezing the words into a narrow column.
+ */
+const FAILURE_SX = {
+  flexWrap: 'wrap',
+  '& .MuiAlert-message': { flex: '1 1 14rem' },
+  '& .MuiAlert-action': { ml: 'auto', pl: 1 },
+} as const;
+
 /** A failed question in words, with what to do next. */
 function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void) | undefined }) {
   const code = error instanceof ApiError ? error.code : undefined;
@@ -48,7 +58,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   if (code === 'agent_refused') {
     const { summary, attempts } = attemptsOf(detail);
     return (
-      <Alert role="none" severity="warning" action={build}>
+      <Alert role="none" severity="warning" action={build} sx={FAILURE_SX}>
         <AlertTitle>No checked answer</AlertTitle>
         <span role="alert">{summary}.</span>
         {attempts.length > 0 ? (
@@ -65,7 +75,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   if (code === 'agent_budget_exhausted') {
     const seconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
     return (
-      <Alert role="none" severity="info" action={build}>
+      <Alert role="none" severity="info" action={build} sx={FAILURE_SX}>
         <AlertTitle>Today’s agent budget is spent</AlertTitle>
         <span role="alert">
           This tenant has used all the tokens it may use today. Questions work again {comesBackText(seconds)}.
@@ -76,7 +86,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   }
   if (code === 'agent_unavailable') {
     return (
-      <Alert role="none" severity="error" action={build}>
+      <Alert role="none" severity="error" action={build} sx={FAILURE_SX}>
         <AlertTitle>The model did not answer</AlertTitle>
         <span role="alert">{detail}</span> Your question is still in the box.
       </Alert>
@@ -84,7 +94,7 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   }
   if (code === 'agent_not_configured') {
     return (
-      <Alert role="none" severity="info" action={build}>
+      <Alert role="none" severity="info" action={build} sx={FAILURE_SX}>
         <AlertTitle>No model is configured</AlertTitle>
         <span role="alert">{detail}</span>
       </Alert>
@@ -92,13 +102,13 @@ function AskFailure({ error, onBuild }: { error: unknown; onBuild?: (() => void)
   }
   if (error instanceof ApiError && error.status === 429) {
     return (
-      <Alert role="none" severity="warning">
+      <Alert role="none" severity="warning" sx={FAILURE_SX}>
         <span role="alert">Too many questions in a short time: wait a minute, then ask again.</span>
       </Alert>
     );
   }
   return (
-    <Alert role="none" severity="error" action={build}>
+    <Alert role="none" severity="error" action={build} sx={FAILURE_SX}>
       <span role="alert">The question could not be answered: {detail}</span> Try again.
     </Alert>
   );
