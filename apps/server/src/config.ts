@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   ENVIRONMENT: z.enum(['local', 'staging', 'production']).default('local'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65_535).default(4_096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
@@ -211,6 +212,12 @@ export interface Config {
   environment: Environment;
   host: string;
   port: number;
+  /**
+   * Connections the kernel holds for the server before it accepts them (capped by
+   * net.core.somaxconn). Node's 511 overflows when a crowd connects at once (200 viewers of a share
+   * link open some 1 200): a dropped connection is retried by the client a second or more later.
+   */
+  listenBacklog: number;
   logLevel: string;
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
@@ -535,6 +542,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     environment: env.ENVIRONMENT,
     host: env.HOST,
     port: env.PORT,
+    listenBacklog: env.LISTEN_BACKLOG,
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX },

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   app.log.info(
     { database: database.driver, environment: config.environment },
     `serving on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`,

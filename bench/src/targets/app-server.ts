@@ -11,12 +11,13 @@ const database = openPostgres(databaseUrl, {
 });
 // More settings for one scenario, as JSON (the Studio section: DATA_DIR, STUDIO_*, METRICS_TOKEN).
 const extraEnv = JSON.parse(process.env.BENCH_TARGET_ENV ?? '{}') as Record<string, string>;
-const app = await buildApp(benchAppConfig(databaseUrl, extraEnv), { database });
+const config = benchAppConfig(databaseUrl, extraEnv);
+const app = await buildApp(config, { database });
 startTargetRuntime({
   close: async () => {
     await app.close();
     await database.close();
   },
 });
-await app.listen({ host: '127.0.0.1', port: 0 });
+await app.listen({ host: '127.0.0.1', port: 0, backlog: config.listenBacklog });
 await send({ type: 'ready', port: (app.server.address() as AddressInfo).port });
