@@ -111,6 +111,8 @@ interface LinkGrant {
   link: ReportLinkRow;
   scope: StudioScope;
   record: ReportRecord;
+  /** The report as the link shows it (its text blocks rendered once, not on every call). */
+  view: SharedReport;
 }
 
 /**
@@ -154,7 +156,7 @@ export function createReportSharingService(deps: {
         if (error instanceof AppError && error.errorCode === 'report_not_found') return null;
         throw error;
       });
-      return record ? { link, scope, record } : NO_GRANT;
+      return record ? { link, scope, record, view: sharedView(record, link.params, link.expiresAt) } : NO_GRANT;
     },
   });
 
@@ -309,8 +311,7 @@ export function createReportSharingService(deps: {
 
     /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
     async sharedReport(token: string): Promise<SharedReport> {
-      const { link, record } = await liveLink(token);
-      return sharedView(record, link.params, link.expiresAt);
+      return (await liveLink(token)).view;
     },
 
     sharedView,

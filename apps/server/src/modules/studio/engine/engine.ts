@@ -17,7 +17,10 @@ import { checkPostgresSql } from './postgres-guard.js';
 import { executePostgres, listPostgresTables, streamPostgres } from './postgres-source.js';
 import { createMemoryCache, createRedisCache, resultKey, type ResultCache } from './result-cache.js';
 import { bindPlaceholders, pageOrderBy, refused, valuesFor } from './sql-text.js';
-import { createTextCache } from '../../../lib/text-cache.js';
+import { createTextCache, type TextCache } from '../../../lib/text-cache.js';
+
+/** The demo's tables: one set, so the guard's verdicts on it are kept (guardPassed). */
+const DEMO_TABLE_SET: ReadonlySet<string> = new Set(DEMO_TABLES);
 
 /** A tenant has one source of each kind; the id of a source is its kind. */
 export type SourceId = 'demo' | 'tenant' | 'extract';
@@ -231,6 +234,8 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
    * gives the same tree, so a report viewed again is checked without a connection and a parse.
    */
   const parsedSql = createTextCache<string>(PARSED_SQL_ENTRIES);
+  /** The texts the guard passed, per set of readable tables (a source's set is new when its tables change). */
+  const guardPassed = new WeakMap<ReadonlySet<string>, TextCache<true>>();
   let closed = false;
   /** The DuckDB work under way, each with what stops it: close() stops it all and waits for its end. */
   const underWay = new Map<Promise<void>, () => void>();
@@ -400,8 +405,18 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       }
       parsedSql.set(bound.text, json);
     }
-    // Checked on every run: the tree is the text's, the tables it may read are the source's now.
-    checkDuckdbTree(json, tables, values.length);
+    // Checked for the tables the source has now: a new set of tables (an extract added or deleted)
+    // checks the text again; the same text on the same tables passed before and passes again.
+    let passed = guardPassed.get(tables);
+    if (!passed) {
+      passed = createTextCache<true>(PARSED_SQL_ENTRIES);
+      guardPassed.set(tables, passed);
+    }
+    const verdictKey = `${values.length}:${bound.text}`;
+    if (passed.get(verdictKey) === undefined) {
+      checkDuckdbTree(json, tables, values.length);
+      passed.set(verdictKey, true);
+    }
     return { text: bound.text, values: duckdbValues(values) };
   }
 
@@ -618,7 +633,7 @@ export function createStudioEngine(deps: StudioEngineDeps): StudioEngine {
       const noop = () => undefined;
       return {
         instance: await demoInstance(),
-        tables: new Set(DEMO_TABLES),
+        tables: DEMO_TABLE_SET,
         version: `demo:${settings.demoRows}`,
         hold: () => noop,
         release: noop,
