@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { type AdminApi, expect, SHOTS_DIR, test, toast, uniqueTag, type Named } from '../support/admin.js';
+import { type AdminApi, expect, screenshot, test, toast, uniqueTag, type Named } from '../support/admin.js';
 import {
   apiLogin,
   expectNoSeriousA11yViolations,
@@ -27,20 +26,9 @@ blocks:
     table: { sql: "SELECT payer, count(*) AS n FROM rates WHERE billing_code = :code GROUP BY payer ORDER BY payer", page_size: 5 }
 `;
 
-async function grant(api: AdminApi, account: TestAccount, names: readonly string[]): Promise<void> {
-  const role = await api.createRole(uniqueTag('sharer'));
-  const permissions = await api.send<{ data: Named[] }>('GET', '/authorization/permissions?limit=1000');
-  for (const name of names) {
-    const permission = permissions.data.find((candidate) => candidate.name === name);
-    expect(permission, `${name} is seeded`).toBeDefined();
-    await api.send('POST', '/authorization/role-permission', { role_id: role.id, permission_id: permission!.id });
-  }
-  await api.send('POST', '/authorization/user-role', { user_id: account.id, role_id: role.id });
-}
-
 /** An author (reports:write, embed:manage) and a plain member of a fresh tenant, and a report of the author's. */
 async function arrange(api: AdminApi, request: APIRequestContext, author: TestAccount, member: TestAccount) {
-  await grant(api, author, ['reports:write', 'embed:manage']);
+  await api.grant(author.id, ['reports:write', 'embed:manage']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Sharing '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [author.id, member.id]);
   const token = await apiLogin(request, author.email, author.password);
@@ -54,12 +42,7 @@ async function arrange(api: AdminApi, request: APIRequestContext, author: TestAc
   return { tenant, title, report };
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  const scheme = await page.evaluate(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
-  await page.screenshot({ path: `${SHOTS_DIR}/sharing-${name}-${width}-${scheme}.png`, fullPage: true });
-}
+const shoot = (page: Page, name: string) => screenshot(page, `sharing-${name}`);
 
 /** A page in a browser context of its own: no session, no storage, as a stranger opening a link. */
 async function strangerPage(browser: Browser, baseURL: string, scheme: 'light' | 'dark', width = 1280) {
@@ -115,13 +98,14 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
   await expectNoSeriousA11yViolations(page, 'share dialog, who sees it');
   await shoot(page, 'dialog-people');
   await dialog.getByRole('button', { name: 'Save who sees it' }).click();
-  await expect(toast(page, 'Saved: only the people and roles named see this report.')).toBeVisible();
+  await expect(dialog.getByRole('status')).toHaveText('Saved: only the people and roles named see this report.');
   expect((await request.get(`/api/v1/studio/reports/${report.id}`, { headers: asMember })).status()).toBe(404);
   // Named by email, the member sees it again.
   await dialog.getByRole('combobox', { name: 'Members' }).fill(member.email);
   await page.getByRole('option', { name: new RegExp(member.email.replace(/[.+]/g, '\\$&')) }).click();
+  await expect(dialog.getByRole('status')).toHaveText('');
   await dialog.getByRole('button', { name: 'Save who sees it' }).click();
-  await expect(toast(page, 'Saved: only the people and roles named see this report.').last()).toBeVisible();
+  await expect(dialog.getByRole('status')).toHaveText('Saved: only the people and roles named see this report.');
   await expect
     .poll(async () => (await request.get(`/api/v1/studio/reports/${report.id}`, { headers: asMember })).status())
     .toBe(200);
@@ -132,7 +116,9 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
   await dialog.getByRole('combobox', { name: 'Stops working' }).selectOption({ label: 'In a week' });
   await dialog.getByRole('checkbox', { name: 'Billing code: 99213' }).check();
   await dialog.getByRole('button', { name: 'Make a link' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Link made. Copy it now: its address is shown this once.');
+  await expect(dialog.getByRole('status').first()).toHaveText(
+    'Link made. Copy it now: its address is shown this once.',
+  );
   const address = await dialog.getByRole('textbox', { name: 'Link address' }).inputValue();
   expect(address).toMatch(/\/s\/[A-Za-z0-9_-]{22,}$/);
   const links = dialog.getByRole('list', { name: 'Links to this report' });
@@ -168,7 +154,9 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
   // Revoked, the link answers "gone" and the page says so.
   await links.getByRole('button', { name: 'Revoke' }).click();
   await page.getByRole('dialog', { name: 'Revoke this link?' }).getByRole('button', { name: 'Revoke' }).click();
-  await expect(toast(page, 'Link revoked: whoever holds it is told it no longer works.')).toBeVisible();
+  await expect(
+    dialog.getByRole('status').filter({ hasText: 'Link revoked: whoever holds it is told it no longer works.' }),
+  ).toBeVisible();
   await expect(links).toContainText('Revoked');
   const revoked = await strangerPage(browser, baseURL!, 'light');
   await revoked.page.goto(new URL(address).pathname);

@@ -38,12 +38,7 @@ async function arrangeAuthor(
   request: APIRequestContext,
   account: TestAccount,
 ): Promise<{ tenant: Named; token: string }> {
-  const role = await api.createRole(uniqueTag('author'));
-  const permissions = await api.send<{ data: Named[] }>('GET', '/authorization/permissions?limit=1000');
-  const write = permissions.data.find((permission) => permission.name === 'reports:write');
-  expect(write, 'the reports:write permission is seeded').toBeDefined();
-  await api.send('POST', '/authorization/role-permission', { role_id: role.id, permission_id: write!.id });
-  await api.send('POST', '/authorization/user-role', { user_id: account.id, role_id: role.id });
+  await api.grant(account.id, ['reports:write']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Studio '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [account.id]);
   return { tenant, token: await apiLogin(request, account.email, account.password) };

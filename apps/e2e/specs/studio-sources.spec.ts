@@ -9,14 +9,7 @@ import { expectNoSeriousA11yViolations, type TestAccount } from '../support/fixt
 
 /** A fresh tenant with `account` as its member; with `grant`, a role holding sources:write for it. */
 async function arrangeMember(api: AdminApi, account: TestAccount, grant: boolean): Promise<Named> {
-  if (grant) {
-    const role = await api.createRole(uniqueTag('uploader'));
-    const permissions = await api.send<{ data: Named[] }>('GET', '/authorization/permissions?limit=1000');
-    const write = permissions.data.find((permission) => permission.name === 'sources:write');
-    expect(write, 'the sources:write permission is seeded').toBeDefined();
-    await api.send('POST', '/authorization/role-permission', { role_id: role.id, permission_id: write!.id });
-    await api.send('POST', '/authorization/user-role', { user_id: account.id, role_id: role.id });
-  }
+  if (grant) await api.grant(account.id, ['sources:write']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Sources '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [account.id]);
   return tenant;

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test as base, type TestAccount } from './fixtures.js';
@@ -81,6 +82,19 @@ export class AdminApi {
     return this.send('POST', '/authorization/roles', { name, description });
   }
 
+  /** Gives `userId` the seeded permissions named, through a new role of theirs. */
+  async grant(userId: string, permissionNames: readonly string[]): Promise<Named> {
+    const role = await this.createRole(uniqueTag('grant'));
+    const permissions = await this.send<{ data: Named[] }>('GET', '/authorization/permissions?limit=1000');
+    for (const name of permissionNames) {
+      const permission = permissions.data.find((candidate) => candidate.name === name);
+      expect(permission, `the ${name} permission is seeded`).toBeDefined();
+      await this.send('POST', '/authorization/role-permission', { role_id: role.id, permission_id: permission!.id });
+    }
+    await this.send('POST', '/authorization/user-role', { user_id: userId, role_id: role.id });
+    return role;
+  }
+
   async createPermission(name: string, description = `Permission ${name}`): Promise<Named> {
     return this.send('POST', '/authorization/permissions', { name, description });
   }
@@ -146,4 +160,12 @@ export async function deleteRow(page: Page, row: Locator, noun: string, name: st
 /** The toast with this text. */
 export function toast(page: Page, text: string): Locator {
   return page.getByRole('alert').filter({ hasText: text });
+}
+
+/** A full-page screenshot named for what it shows, the viewport's width and the colour scheme. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const scheme = await page.evaluate(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+  await page.screenshot({ path: `${SHOTS_DIR}/${name}-${width}-${scheme}.png`, fullPage: true });
 }

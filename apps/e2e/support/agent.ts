@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { type AdminApi, expect, SHOTS_DIR, uniqueTag, type Named } from './admin.js';
+import { type AdminApi, expect, screenshot, uniqueTag, type Named } from './admin.js';
 import { apiLogin, type TestAccount } from './fixtures.js';
 
 /*
@@ -53,14 +52,7 @@ export async function arrangeAsker(
   request: APIRequestContext,
   account: TestAccount,
 ): Promise<{ tenant: Named; token: string }> {
-  const role = await api.createRole(uniqueTag('asker'));
-  const permissions = await api.send<{ data: Named[] }>('GET', '/authorization/permissions?limit=1000');
-  for (const name of ['agent:use', 'reports:write']) {
-    const permission = permissions.data.find((candidate) => candidate.name === name);
-    expect(permission, `the ${name} permission is seeded`).toBeDefined();
-    await api.send('POST', '/authorization/role-permission', { role_id: role.id, permission_id: permission!.id });
-  }
-  await api.send('POST', '/authorization/user-role', { user_id: account.id, role_id: role.id });
+  await api.grant(account.id, ['agent:use', 'reports:write']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Agent '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [account.id]);
   await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenant.id);
@@ -74,8 +66,5 @@ export async function askOnPage(page: Page, question: string): Promise<void> {
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  const scheme = await page.evaluate(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
-  await page.screenshot({ path: `${SHOTS_DIR}/agent-${name}-${width}-${scheme}.png`, fullPage: true });
+  await screenshot(page, `agent-${name}`);
 }

@@ -20,7 +20,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { errorText } from '../../../lib/api-error.js';
-import { showToast } from '../../../lib/toast-store.js';
 import { audienceQueryOptions, saveVisibility, sharingKeys, visibilityQueryOptions } from '../api/sharing.js';
 import type { ParamValues } from '../report-view.js';
 import { EmbedSnippet } from './embed-snippet.js';
@@ -43,17 +42,14 @@ function WhoSeesIt({ report }: { report: ReportPublic }) {
   const visibility = useQuery(visibilityQueryOptions(report.id));
   const audience = useQuery(audienceQueryOptions(report.id));
   const [draft, setDraft] = useState<ReportVisibility | undefined>(undefined);
+  // Said in the dialog, not in a toast: the page behind a modal is hidden from screen readers.
+  const [saved, setSaved] = useState<ReportVisibility['visibility'] | undefined>(undefined);
   const save = useMutation({
     mutationFn: (next: ReportVisibility) => saveVisibility(report.id, next),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(sharingKeys.visibility(report.id), saved);
+    onSuccess: (next) => {
+      queryClient.setQueryData(sharingKeys.visibility(report.id), next);
       setDraft(undefined);
-      showToast(
-        saved.visibility === 'tenant'
-          ? 'Saved: every member of the tenant sees this report.'
-          : 'Saved: only the people and roles named see this report.',
-        'success',
-      );
+      setSaved(next.visibility);
     },
     meta: { errorToast: false },
   });
@@ -145,10 +141,17 @@ function WhoSeesIt({ report }: { report: ReportPublic }) {
         </>
       ) : undefined}
       {save.isError ? <Alert severity="error">Not saved: {errorText(save.error)}</Alert> : undefined}
-      <Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         <Button type="submit" variant="contained" loading={save.isPending} disabled={draft === undefined}>
           Save who sees it
         </Button>
+        <Typography role="status" variant="body2" color="success.main">
+          {saved === undefined || draft !== undefined
+            ? ''
+            : saved === 'tenant'
+              ? 'Saved: every member of the tenant sees this report.'
+              : 'Saved: only the people and roles named see this report.'}
+        </Typography>
       </Box>
     </Box>
   );

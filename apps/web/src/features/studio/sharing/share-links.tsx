@@ -13,7 +13,6 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { errorText } from '../../../lib/api-error.js';
-import { showToast } from '../../../lib/toast-store.js';
 import { NativeChoice } from '../agent/native-choice.js';
 import { createLink, linksQueryOptions, revokeLink, sharingKeys } from '../api/sharing.js';
 import { defaultText, type ParamValues } from '../report-view.js';
@@ -90,6 +89,8 @@ export function ShareLinks({ report, values }: { report: ReportPublic; values: P
   const [fixed, setFixed] = useState<ReadonlySet<string>>(new Set());
   const [made, setMade] = useState<ReportLinkCreated | undefined>(undefined);
   const [revoking, setRevoking] = useState<ReportLink | undefined>(undefined);
+  // Said in the dialog, not in a toast: the page behind a modal is hidden from screen readers.
+  const [revoked, setRevoked] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: sharingKeys.links(report.id) });
 
   const create = useMutation({
@@ -112,10 +113,9 @@ export function ShareLinks({ report, values }: { report: ReportPublic; values: P
     mutationFn: (link: ReportLink) => revokeLink(link.id),
     onSuccess: () => {
       setRevoking(undefined);
-      showToast('Link revoked: whoever holds it is told it no longer works.', 'success');
+      setRevoked(true);
       void refresh();
     },
-    onError: (error) => showToast(`The link was not revoked: ${errorText(error)}`, 'error'),
     meta: { errorToast: false },
   });
 
@@ -130,6 +130,7 @@ export function ShareLinks({ report, values }: { report: ReportPublic; values: P
         onSubmit={(event) => {
           event.preventDefault();
           setMade(undefined);
+          setRevoked(false);
           create.mutate();
         }}
         sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, alignItems: 'flex-start' }}
@@ -196,6 +197,9 @@ export function ShareLinks({ report, values }: { report: ReportPublic; values: P
       <Typography id={listId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
         Links to this report
       </Typography>
+      <Typography role="status" variant="body2" color="success.main" sx={{ '&:empty': { display: 'none' } }}>
+        {revoked ? 'Link revoked: whoever holds it is told it no longer works.' : ''}
+      </Typography>
       {links.isPending ? <LoadingLine>Loading the links...</LoadingLine> : undefined}
       {links.isError ? (
         <Alert
@@ -227,9 +231,17 @@ export function ShareLinks({ report, values }: { report: ReportPublic; values: P
         confirmLabel="Revoke"
         loading={revoke.isPending}
         onConfirm={() => revoking && revoke.mutate(revoking)}
-        onClose={() => setRevoking(undefined)}
+        onClose={() => {
+          setRevoking(undefined);
+          revoke.reset();
+        }}
       >
         Whoever opens it from now on is told it no longer works. A revoked link cannot be used again.
+        {revoke.isError ? (
+          <Alert severity="error" component="span" sx={{ mt: 2 }}>
+            The link was not revoked: {errorText(revoke.error)}
+          </Alert>
+        ) : undefined}
       </ConfirmDialog>
     </Box>
   );
