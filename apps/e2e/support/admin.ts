@@ -128,14 +128,16 @@ export async function openTab(page: Page, name: string): Promise<void> {
 export async function findRow(page: Page, table: Locator, text: string): Promise<Locator> {
   const row = table.getByRole('row').filter({ hasText: text });
   const next = page.getByRole('button', { name: 'Go to next page' });
-  const range = page.locator('.MuiTablePagination-displayedRows');
+  // The pager's "1–10 of 23" (components/data-table.tsx Pager): it changes once the next page is shown.
+  const range = page.getByText(/^[\d,]+–[\d,]+ of [\d,]+$/).first();
   await expect(table.getByRole('row').nth(1)).not.toContainText('Loading');
   for (;;) {
     if ((await row.count()) > 0) return row;
     if ((await next.count()) === 0 || (await next.isDisabled())) break;
     const before = await range.textContent();
+    expect(before, 'the pager says which rows are shown').toMatch(/ of /);
     await next.click();
-    await expect(range).not.toHaveText(before ?? '');
+    await expect(range).not.toHaveText(before!);
   }
   throw new Error(`no row with "${text}"`);
 }
