@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageOf, PaginationQuerySchema } from './common.js';
 import { STUDIO_SOURCE_KINDS } from './studio-sources.js';
 import { ReportRunSchema, ReportRunResultSchema } from './studio-reports.js';
+import { SharedBlockSchema } from './studio-sharing.js';
 import {
   AGENT_AGGREGATES,
   AGENT_ALIAS,
@@ -159,7 +160,8 @@ export const AgentCompileSchema = z.object({ source: AgentSourceSchema, plan: Ag
 export type AgentCompile = z.infer<typeof AgentCompileSchema>;
 export const AgentCompiledSchema = z.object({
   sql: z.string(),
-  block: AgentBlockSchema,
+  /** `drawn`: the block as a viewer draws it (its chart's Vega-Lite spec, its KPI's field), made by the server. */
+  block: AgentBlockSchema.extend({ drawn: SharedBlockSchema }),
   preview: AgentPreviewSchema,
 });
 export type AgentCompiled = z.infer<typeof AgentCompiledSchema>;
@@ -225,3 +227,22 @@ export const AgentRunResultSchema = ReportRunResultSchema;
  */
 export const AGENT_STAGES = ['asking', 'checking', 'repairing'] as const;
 export type AgentStage = (typeof AGENT_STAGES)[number];
+
+export type ColumnClass = 'number' | 'time' | 'boolean' | 'text';
+
+/**
+ * What kind of values a column holds, from the type DuckDB or PostgreSQL reports: the plan compiler
+ * and the guided builder read a column the same way (which aggregates and grains it takes).
+ */
+export function columnClass(type: string): ColumnClass {
+  const t = type.toLowerCase();
+  if (/^(date|time|timestamp|timestamptz|interval)\b|^timestamp/.test(t)) return 'time';
+  if (/^bool/.test(t)) return 'boolean';
+  if (
+    /^(tinyint|smallint|integer|int|bigint|hugeint|utinyint|usmallint|uinteger|ubigint|uhugeint|float|double|real|decimal|numeric|int2|int4|int8|float4|float8|double precision)\b/.test(
+      t,
+    )
+  )
+    return 'number';
+  return 'text';
+}

@@ -2,7 +2,10 @@ import './zod-config.js';
 import { z } from 'zod';
 import { pageOf } from './common.js';
 import {
+  blockKind,
   REPORT_BLOCK_KINDS,
+  REPORT_PAGE_SIZE_DEFAULT,
+  type ReportBlock,
   REPORT_KPI_FORMATS,
   REPORT_PARAM_VALUE_MAX,
   ReportParamPublicSchema,
@@ -119,6 +122,18 @@ export const SharedBlockSchema = z.object({
   html: z.string().optional(),
 });
 export type SharedBlock = z.infer<typeof SharedBlockSchema>;
+
+/** A definition's block as the viewers draw it: its SQL left out, a text block's Markdown as `textHtml` makes it. */
+export function sharedReportBlock(block: ReportBlock, textHtml: (markdown: string) => string): SharedBlock {
+  const base = { id: block.id, kind: blockKind(block), title: block.title ?? null };
+  if (block.kpi) {
+    const { value, format, label } = block.kpi;
+    return { ...base, kpi: { value, ...(format ? { format } : {}), ...(label ? { label } : {}) } };
+  }
+  if (block.chart) return { ...base, chart: { spec: block.chart.spec } };
+  if (block.table) return { ...base, table: { page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
+  return { ...base, html: textHtml(block.text ?? '') };
+}
 
 /** `GET /studio/public/{token}`: the report a link shows. */
 export const SharedReportSchema = z.object({

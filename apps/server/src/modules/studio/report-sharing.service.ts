@@ -2,17 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
-  blockKind,
   coerceParamValue,
   publicReportParams,
   REPORT_AUDIENCE_MEMBERS_MAX,
   REPORT_LINK_LIFETIME_MAX_DAYS,
   REPORT_LINKS_MAX,
-  REPORT_PAGE_SIZE_DEFAULT,
   reportMessages,
+  sharedReportBlock,
   sharingMessages,
   type ReportAudience,
-  type ReportBlock,
   type ReportLink,
   type ReportLinkCreate,
   type ReportLinkCreated,
@@ -20,7 +18,6 @@ import {
   type ReportRun,
   type ReportRunResult,
   type ReportVisibility,
-  type SharedBlock,
   type SharedReport,
   type ValidationErrorItem,
 } from '@dataplatform/contract';
@@ -75,17 +72,6 @@ function toLink(link: ReportLinkRow, now: Date): ReportLink {
 }
 
 /** A block as a link shows it: what to draw, never its SQL. */
-function sharedBlock(block: ReportBlock): SharedBlock {
-  const base = { id: block.id, kind: blockKind(block), title: block.title ?? null };
-  if (block.kpi) {
-    const { value, format, label } = block.kpi;
-    return { ...base, kpi: { value, ...(format ? { format } : {}), ...(label ? { label } : {}) } };
-  }
-  if (block.chart) return { ...base, chart: { spec: block.chart.spec } };
-  if (block.table) return { ...base, table: { page_size: block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT } };
-  return { ...base, html: reportTextHtml(block.text ?? '') };
-}
-
 /** A report as a link or an embed shows it: no SQL, the locked parameters marked with their values. */
 function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, expiresAt: Date | null): SharedReport {
   return {
@@ -96,7 +82,7 @@ function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, ex
       ...(Object.hasOwn(locked, param.name) ? { default: locked[param.name] ?? null } : {}),
       locked: Object.hasOwn(locked, param.name),
     })),
-    blocks: record.definition.blocks.map(sharedBlock),
+    blocks: record.definition.blocks.map((block) => sharedReportBlock(block, reportTextHtml)),
     expires_at: expiresAt?.toISOString() ?? null,
   };
 }

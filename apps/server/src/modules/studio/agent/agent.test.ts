@@ -136,6 +136,9 @@ describe('the guided builder: POST /agent/plan/compile', () => {
     expect(compiled.sql).not.toContain('DROP');
     expect(compiled.sql).toContain('"state" = :state');
     expect(compiled.block).toMatchObject({ kind: 'chart', source: 'demo', params: { state: { type: 'text' } } });
+    // As the viewers draw it, so the builder works nothing out again: the spec, and never the SQL.
+    expect(compiled.block.drawn).toMatchObject({ kind: 'chart', title: 'Rates by payer in CA', chart: { spec: {} } });
+    expect(JSON.stringify(compiled.block.drawn)).not.toContain('SELECT');
     expect(compiled.preview.rows).toEqual([]);
     const report = parseReportDefinition(compiled.block.report);
     expect(report.ok).toBe(true);

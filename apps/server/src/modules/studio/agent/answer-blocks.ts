@@ -1,15 +1,18 @@
 import {
   blockIdFrom,
   blockYaml,
+  columnClass,
   parseReportDefinition,
+  sharedReportBlock,
   standaloneReport,
   type AgentBlock,
   type AgentBlockParam,
   type AgentChart,
   type ReportBlock,
+  type SharedBlock,
 } from '@dataplatform/contract';
 import type { SourceId } from '../engine/engine.js';
-import { columnClass, PlanProblem } from './plan-compiler.js';
+import { PlanProblem } from './plan-compiler.js';
 
 /** A Vega-Lite field name: dots and brackets would be read as a path into the row. */
 const field = (name: string) => name.replace(/[.[\]\\]/g, (char) => `\\${char}`);
@@ -69,7 +72,7 @@ export function answerBlock(input: {
   columns: readonly { name: string; type: string }[];
   encoding: { x?: string | null | undefined; y?: string | null | undefined; color?: string | undefined };
   params: Record<string, AgentBlockParam>;
-}): AgentBlock {
+}): AgentBlock & { drawn: SharedBlock } {
   const { title, chart, sql, columns } = input;
   const id = blockIdFrom(title);
   let block: ReportBlock;
@@ -96,5 +99,7 @@ export function answerBlock(input: {
       `The block does not fit a report: ${parsed.problems.map((problem) => problem.msg).join('; ')}`,
     );
   }
-  return { yaml: blockYaml(block), kind, source: input.source, params: input.params, report };
+  // An answer's block is never text: there is no Markdown to render.
+  const drawn = sharedReportBlock(block, () => '');
+  return { yaml: blockYaml(block), kind, source: input.source, params: input.params, report, drawn };
 }

@@ -4,10 +4,10 @@ import {
   AGENT_FILTER_OPS,
   AGENT_GRAINS,
   AGENT_LIMIT_MAX,
+  columnClass,
 } from '@dataplatform/contract';
 import type { SourceId, StudioEngine, StudioScope, TableSummary } from '../engine/engine.js';
 import { quoteIdentifier } from '../engine/sql-text.js';
-import { columnClass } from './plan-compiler.js';
 import type { ChatMessage } from './model-client.js';
 
 /*

@@ -1,7 +1,7 @@
-import type { AgentPlanBody } from '@dataplatform/contract';
+import { columnClass, type AgentPlanBody } from '@dataplatform/contract';
 import { describe, expect, it } from 'vitest';
 import { answerJsonSchema } from './grounding.js';
-import { columnClass, compilePlan, PlanProblem } from './plan-compiler.js';
+import { compilePlan, PlanProblem } from './plan-compiler.js';
 
 const TABLES = [
   {

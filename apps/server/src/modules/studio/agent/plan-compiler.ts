@@ -1,4 +1,4 @@
-import { isIsoDate, type AgentChart, type AgentPlanBody } from '@dataplatform/contract';
+import { columnClass, isIsoDate, type AgentChart, type AgentPlanBody, type ColumnClass } from '@dataplatform/contract';
 import type { ParamValue, SourceId, TableSummary } from '../engine/engine.js';
 import { quoteIdentifier } from '../engine/sql-text.js';
 
@@ -11,22 +11,6 @@ import { quoteIdentifier } from '../engine/sql-text.js';
 
 export class PlanProblem extends Error {
   override name = 'PlanProblem';
-}
-
-export type ColumnClass = 'number' | 'time' | 'boolean' | 'text';
-
-/** What kind of values a column holds, from the type DuckDB or PostgreSQL reports. */
-export function columnClass(type: string): ColumnClass {
-  const t = type.toLowerCase();
-  if (/^(date|time|timestamp|timestamptz|interval)\b|^timestamp/.test(t)) return 'time';
-  if (/^bool/.test(t)) return 'boolean';
-  if (
-    /^(tinyint|smallint|integer|int|bigint|hugeint|utinyint|usmallint|uinteger|ubigint|uhugeint|float|double|real|decimal|numeric|int2|int4|int8|float4|float8|double precision)\b/.test(
-      t,
-    )
-  )
-    return 'number';
-  return 'text';
 }
 
 /** A declared report parameter a compiled query binds: its type and the value the plan gave. */

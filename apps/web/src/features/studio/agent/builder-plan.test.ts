@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCompiled } from '@dataplatform/contract';
-import { builtBlock, chartsFor, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
+import { chartsFor, compileRequest, defaultTitle, previewBlock, type BuilderPicks } from './builder-plan.js';
 
 const types = new Map([
   ['payer', 'VARCHAR'],
@@ -81,45 +81,35 @@ describe('compileRequest', () => {
   });
 });
 
-describe('builtBlock', () => {
-  const compiled = (kind: 'kpi' | 'chart' | 'table', columns: { name: string; type: string }[]): AgentCompiled => ({
+describe('previewBlock', () => {
+  const compiled = (drawn: AgentCompiled['block']['drawn'], rows: number): AgentCompiled => ({
     sql: 'SELECT 1',
-    block: { yaml: '', kind, source: 'demo', params: {}, report: '' },
-    preview: { columns, rows: [[1, 2]], count: 1, elapsed_ms: 3 },
+    block: { yaml: '', kind: drawn.kind as 'kpi' | 'chart' | 'table', source: 'demo', params: {}, report: '', drawn },
+    preview: {
+      columns: [{ name: 'n', type: 'BIGINT' }],
+      rows: Array.from({ length: rows }, (_, n) => [n]),
+      count: rows,
+      elapsed_ms: 3,
+    },
   });
 
-  it('draws a chart as the server does: a category on y as horizontal bars, the measure on x', () => {
-    const plan = compileRequest(
-      picks({
-        measures: [{ agg: 'median', column: 'negotiated_rate' }],
-        dimensions: [{ column: 'payer', grain: '' }],
-        chart: 'bar',
-      }),
-      types,
-    )!.plan;
-    const block = builtBlock(
-      plan,
-      compiled('chart', [
-        { name: 'payer', type: 'VARCHAR' },
-        { name: 'median_negotiated_rate', type: 'DOUBLE' },
-      ]),
-    );
-    expect(block.chart?.spec).toEqual({
-      mark: { type: 'bar', tooltip: true },
-      encoding: {
-        y: { field: 'payer', type: 'nominal', sort: '-x', title: 'payer' },
-        x: { field: 'median_negotiated_rate', type: 'quantitative', title: 'median_negotiated_rate' },
-      },
+  it('draws what the server drew of the block: its chart spec as it is', () => {
+    const spec = { mark: { type: 'bar', tooltip: true }, encoding: { x: { field: 'n', type: 'quantitative' } } };
+    expect(previewBlock(compiled({ id: 'rates', kind: 'chart', title: 'Rates', chart: { spec } }, 3))).toEqual({
+      id: 'preview',
+      kind: 'chart',
+      title: 'Rates',
+      chart: { spec },
     });
   });
 
-  it('draws a KPI of the first measure, an integer for an integer column', () => {
-    const plan = compileRequest(picks(), types)!.plan;
-    expect(builtBlock(plan, compiled('kpi', [{ name: 'rows', type: 'BIGINT' }])).kpi).toEqual({
-      sql: 'SELECT 1',
-      value: 'rows',
-      format: 'integer',
-      label: 'Rows',
+  it('shows every preview row of a table on one page', () => {
+    const block = previewBlock(compiled({ id: 'rates', kind: 'table', title: 'Rates', table: { page_size: 50 } }, 7));
+    expect(block.table).toEqual({ page_size: 7 });
+    expect(
+      previewBlock(compiled({ id: 'none', kind: 'table', title: null, table: { page_size: 50 } }, 0)).table,
+    ).toEqual({
+      page_size: 1,
     });
   });
 });

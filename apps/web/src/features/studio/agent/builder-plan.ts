@@ -1,28 +1,13 @@
 import {
   AGENT_ALIAS,
+  columnClass,
   type AgentChart,
   type AgentCompile,
   type AgentCompiled,
   type AgentPlanBody,
-  type ReportBlockPublic,
+  type ColumnClass,
+  type SharedBlock,
 } from '@dataplatform/contract';
-
-export type ColumnClass = 'time' | 'number' | 'boolean' | 'text';
-
-/** How a column's engine type is treated (as the server's compiler does): a time, a number, a yes/no or text. */
-export function columnClass(type: string): ColumnClass {
-  const t = type.toLowerCase();
-  if (/^(date|time|timestamp|timestamptz|interval)\b|^timestamp/.test(t)) return 'time';
-  if (/^bool/.test(t)) return 'boolean';
-  if (
-    /^(tinyint|smallint|integer|int|bigint|hugeint|utinyint|usmallint|uinteger|ubigint|uhugeint|float|double|real|decimal|numeric|int2|int4|int8|float4|float8|double precision)\b/.test(
-      t,
-    )
-  ) {
-    return 'number';
-  }
-  return 'text';
-}
 
 /** What a person picked in the guided builder, as the fields hold it. */
 export interface BuilderPicks {
@@ -117,77 +102,15 @@ export function compileRequest(picks: BuilderPicks, types: ReadonlyMap<string, s
   };
 }
 
-/** A Vega-Lite field name: dots and brackets would be read as a path into the row. */
-const field = (name: string) => name.replace(/[.[\]\\]/g, (char) => `\\${char}`);
-
 /**
- * The chart of a result as the server draws an answer's (answer-blocks.ts): the first group on x (a
- * category's bars laid horizontally), the first measure on y, a second group as colour.
+ * The builder's compiled plan as a block to draw: the server's drawing of it (its chart's spec, its
+ * KPI's field) with every preview row on one page, so nothing is worked out here again.
  */
-function chartSpec(
-  chart: AgentChart,
-  columns: readonly { name: string; type: string }[],
-  encoding: { x: string | undefined; y: string | undefined; color: string | undefined },
-): Record<string, unknown> {
-  const byName = new Map(columns.map((column) => [column.name, column]));
-  const x = (encoding.x ? byName.get(encoding.x) : undefined) ?? columns[0];
-  const y =
-    (encoding.y ? byName.get(encoding.y) : undefined) ??
-    columns.find((column) => column !== x && columnClass(column.type) === 'number');
-  if (!x || !y) return { mark: 'text' };
-  const xClass = columnClass(x.type);
-  const measure = { field: field(y.name), type: 'quantitative', title: y.name };
-  const color =
-    encoding.color && byName.has(encoding.color) ? { color: { field: field(encoding.color), type: 'nominal' } } : {};
-  if (chart === 'bar' && xClass !== 'time') {
-    return {
-      mark: { type: 'bar', tooltip: true },
-      encoding: { y: { field: field(x.name), type: 'nominal', sort: '-x', title: x.name }, x: measure, ...color },
-    };
-  }
-  const dimension = {
-    field: field(x.name),
-    type: xClass === 'time' ? 'temporal' : xClass === 'number' ? 'quantitative' : 'nominal',
-    title: x.name,
+export function previewBlock(compiled: AgentCompiled): SharedBlock {
+  const { drawn } = compiled.block;
+  return {
+    ...drawn,
+    id: 'preview',
+    ...(drawn.table ? { table: { page_size: Math.max(1, compiled.preview.rows.length) } } : {}),
   };
-  return { mark: { type: chart, tooltip: true }, encoding: { x: dimension, y: measure, ...color } };
-}
-
-/**
- * The builder's compiled plan as a block to draw, without reading the block's YAML (the parser stays
- * out of the page's first load): the server's SQL, and the KPI, table or chart it made of the plan.
- */
-export function builtBlock(plan: AgentPlanBody, compiled: AgentCompiled): ReportBlockPublic {
-  const base = { id: 'preview', title: plan.title };
-  const { columns } = compiled.preview;
-  const y = plan.measures[0]?.as;
-  if (compiled.block.kind === 'table') {
-    return {
-      ...base,
-      kind: 'table',
-      table: { sql: compiled.sql, page_size: Math.max(1, compiled.preview.rows.length) },
-    };
-  }
-  if (compiled.block.kind === 'kpi') {
-    const value =
-      (y ? columns.find((column) => column.name === y) : undefined) ??
-      columns.find((column) => columnClass(column.type) === 'number') ??
-      columns[0];
-    return {
-      ...base,
-      kind: 'kpi',
-      kpi: {
-        sql: compiled.sql,
-        value: value?.name ?? '',
-        format: value && /int/i.test(value.type) ? 'integer' : 'number',
-        label: plan.title,
-      },
-    };
-  }
-  const spec = chartSpec(plan.chart, columns, {
-    x: plan.dimensions[0]?.column,
-    y,
-    color: plan.dimensions[1]?.column,
-  });
-  return { ...base, kind: 'chart', chart: { sql: compiled.sql, spec } };
 }

@@ -1,4 +1,4 @@
-import type { AgentBlockParam, ReportBlockPublic, ReportRunResult } from '@dataplatform/contract';
+import type { AgentBlockParam, ReportRunResult, SharedBlock } from '@dataplatform/contract';
 import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
@@ -35,7 +35,7 @@ export function DrawnBlock({
   sort,
   onSort,
 }: {
-  block: ReportBlockPublic;
+  block: SharedBlock;
   result: ReportRunResult | undefined;
   state: BlockState;
   page?: number;

@@ -8,6 +8,7 @@ import {
   type AgentCompile,
   type AgentCompiled,
   type AgentPlanBody,
+  columnClass,
 } from '@dataplatform/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -28,7 +29,7 @@ import { useSettledValue } from '../../../lib/use-settled-value.js';
 import { compileQueryOptions } from '../api/agent.js';
 import { sourceTablesQueryOptions } from '../api/editor.js';
 import { sourcesQueryOptions } from '../api/sources.js';
-import { builtBlock, chartsFor, columnClass, compileRequest, defaultTitle, type BuilderPicks } from './builder-plan.js';
+import { chartsFor, compileRequest, defaultTitle, previewBlock, type BuilderPicks } from './builder-plan.js';
 import { DrawnBlock, Folded, previewResult } from './drawn-block.js';
 import { NativeChoice } from './native-choice.js';
 
@@ -140,7 +141,7 @@ function BuiltPreview({
   compiled: AgentCompiled;
   onAdd?: ((compiled: AgentBlock, title: string) => void) | undefined;
 }) {
-  const block = useMemo(() => builtBlock(plan, compiled), [plan, compiled]);
+  const block = useMemo(() => previewBlock(compiled), [compiled]);
   const result = useMemo(() => previewResult(compiled.preview), [compiled.preview]);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
