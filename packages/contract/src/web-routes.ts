@@ -24,11 +24,10 @@ export const WEB_PAGE_PATHS = [
   '/cms-fs',
   // The agent (issue 57).
   '/Agent',
-  // Guided lessons (issue 60); each lesson is /learn/{slug}.
-  '/learn',
 ] as const;
 
 /** Areas that route further on the client: every path below them belongs to the app. */
+/** `/learn` is Learn's list and `/learn/{slug}` a lesson (issue 60). */
 export const WEB_AREA_PATHS = ['/settings', '/admin', '/studio', '/learn'] as const;
 
 /** Whether the web app has a page at `pathname` (no query string; a trailing slash is allowed). */

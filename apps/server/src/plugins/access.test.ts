@@ -105,6 +105,13 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/studio/extracts',
   // Whether a model is configured and whether the caller holds agent:use, so /Agent says which.
   'GET /api/v1/agent/status',
+  // Learn (issue 60): the lessons, a check on the chosen tenant (a member's, checked by the
+  // tenant-context plugin) and the reset of one's own progress, the sample files the lessons upload.
+  'GET /api/v1/learn/lessons',
+  'GET /api/v1/learn/lessons/{slug}',
+  'POST /api/v1/learn/lessons/{slug}/check',
+  'DELETE /api/v1/learn/progress/{slug}',
+  'GET /api/v1/learn/samples/{file}',
 ]);
 
 /**
