@@ -45,6 +45,8 @@ const PUBLIC_OPERATIONS = new Set([
   // An embedded report and its runs: a token signed with the tenant's embed secret is the grant.
   'POST /api/v1/studio/embed/report',
   'POST /api/v1/studio/embed/run',
+  // The lessons' sample files (issue 60): public-domain data a lesson's plain link downloads.
+  'GET /api/v1/learn/samples/{file}',
 ]);
 
 /**
@@ -111,7 +113,6 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/learn/lessons/{slug}',
   'POST /api/v1/learn/lessons/{slug}/check',
   'DELETE /api/v1/learn/progress/{slug}',
-  'GET /api/v1/learn/samples/{file}',
 ]);
 
 /**

@@ -341,6 +341,10 @@ describe('Learn (issue 60)', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.body).toBe(await sample());
     expect((await api(learner, undefined, 'GET', '/learn/samples/..%2Fpasswd')).statusCode).toBe(404);
+    // A plain link downloads it: no token is needed.
+    const anonymous = await ctx.app.inject({ url: '/api/v1/learn/samples/seattle-weather.csv' });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers['content-disposition']).toBe('attachment; filename="seattle-weather.csv"');
   });
 });
 
