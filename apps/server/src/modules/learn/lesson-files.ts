@@ -10,7 +10,7 @@ import {
   type LessonCheck,
   type LessonFrontMatter,
 } from '@dataplatform/contract';
-import type { Code, Heading, Root, Yaml } from 'mdast';
+import type { Code, Heading, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { frontmatter } from 'micromark-extension-frontmatter';
@@ -107,7 +107,7 @@ export function parseLessonFile(file: string, text: string): LessonFile {
   if (first?.type !== 'yaml') {
     throw new LessonFileError(file, 1, 'a lesson starts with front matter between --- lines (title, summary, …)');
   }
-  const meta = parseYaml(LessonFrontMatterSchema, (first as Yaml).value, file, 2, 'the front matter');
+  const meta = parseYaml(LessonFrontMatterSchema, first.value, file, 2, 'the front matter');
 
   const headings = tree.children.filter((node): node is Heading => node.type === 'heading' && node.depth === 2);
   if (headings.length === 0) throw new LessonFileError(file, 1, 'a lesson has steps: one "## " heading each');
