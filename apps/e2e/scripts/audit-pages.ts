@@ -91,6 +91,8 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
   // The agent (issue 57) as a fresh `npm start` shows it (no model): the guided builder over the demo
   // data, its first preview compiled and drawn. Its user may use the agent (agent:use).
   { group: 'studio', path: '/Agent', as: 'superuser' },
+  // Learn (issue 60): the lessons with the signed-in user's progress.
+  { group: 'studio', path: '/learn', as: 'user' },
 ];
 
 const { values: options } = parseArgs({

@@ -92,7 +92,7 @@ export function createLearnService(deps: {
               done: false,
               detail:
                 found === 0
-                  ? `No extract with at least ${plural(check.min_rows, 'row')} ${where}: upload a file in Studio`
+                  ? `No extract with at least ${plural(check.min_rows, 'row')} ${where}: upload ${check.count === 1 ? 'a file' : `${check.count} files`} in Studio`
                   : `Only ${found} of the ${wanted} ${where}: upload another file in Studio`,
             };
       }

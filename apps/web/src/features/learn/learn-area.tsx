@@ -58,7 +58,7 @@ function Progress({ done, total, label }: { done: number; total: number; label: 
         sx={{ flex: '1 1 auto', maxWidth: 240, height: 8, borderRadius: 4 }}
       />
       <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-        {done === total && total > 0 ? 'All steps done' : `${done} of ${total} steps done`}
+        {done === total && total > 0 ? 'All steps done' : `${done} of ${total} ${total === 1 ? 'step' : 'steps'} done`}
       </Typography>
     </Box>
   );
@@ -127,9 +127,11 @@ function LessonHtml({ html }: { html: string }) {
         maxWidth: '75ch',
         '& > :first-of-type': { mt: 0 },
         '& > :last-child': { mb: 0 },
+        // Snippets wrap rather than scroll: a phone shows all of a curl line, and no region needs a tab stop.
         '& pre': {
           p: 1.5,
-          overflowX: 'auto',
+          whiteSpace: 'pre-wrap',
+          overflowWrap: 'anywhere',
           bgcolor: 'action.hover',
           borderRadius: 1,
           fontSize: '0.8125rem',
