@@ -87,7 +87,6 @@ export const LessonStepCheckBlockSchema = z.strictObject({
   requires: z.array(z.enum(LEARN_FEATURES)).default([]),
   check: LessonCheckSchema,
 });
-export type LessonStepCheckBlock = z.infer<typeof LessonStepCheckBlockSchema>;
 
 export const LearnSlugParamsSchema = z.object({
   slug: z.string().regex(LEARN_SLUG).max(LEARN_SLUG_MAX).meta({ description: "A lesson's slug, its file name" }),
@@ -125,7 +124,6 @@ export const LessonStepSchema = z.object({
   check: LessonCheckSchema,
   ...StepProgressFields,
 });
-export type LessonStep = z.infer<typeof LessonStepSchema>;
 
 export const LessonSchema = LessonSummarySchema.omit({ steps: true }).extend({
   /** The introduction before the first step, as Markdown and as HTML. */

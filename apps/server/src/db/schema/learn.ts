@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { check, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ownerId, timestamptz } from './columns.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
