@@ -358,3 +358,25 @@ describe('Learn without an agent model', () => {
     expect(opened.statusCode).toBe(404);
   });
 });
+
+describe('Learn checks are rate-limited per account', () => {
+  const { ctx: limited, admin: limitedAdmin } = useTestContext({
+    config: { rateLimits: { ...generousRateLimits, learnChecksPerAccount: { max: 2, windowMs: 60_000 } } },
+  });
+  it('answers 429 rate_limited once an account has checked as often as the rule allows', async () => {
+    const user = await createUser(limited);
+    const own = await createTenant(limited, limitedAdmin, { members: [user] });
+    const checkOnce = () =>
+      limited.app.inject({
+        method: 'POST',
+        url: '/api/v1/learn/lessons/first-extract/check',
+        headers: tenantHeaders(user, own.id),
+      });
+    expect((await checkOnce()).statusCode).toBe(200);
+    expect((await checkOnce()).statusCode).toBe(200);
+    const refused = await checkOnce();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});

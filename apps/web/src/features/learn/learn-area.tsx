@@ -14,6 +14,7 @@ import { Navigate, Route, Link as RouterLink, Routes, useParams } from 'react-ro
 import { LoadingLine } from '../../components/loading-line.js';
 import { LoadFailure } from '../../components/query-state.js';
 import { ApiError } from '../../lib/api-error.js';
+import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
@@ -95,25 +96,30 @@ function LessonList() {
           “Check my work”: the server looks at your tenant and says what is done and what is missing.
         </Typography>
       </Box>
-      {tenants.isPending ? undefined : tenant ? (
-        <Typography color="text.secondary">
-          Your progress in <strong>{tenant.name}</strong>.
-        </Typography>
-      ) : (
-        <NoTenant hasTenants={hasTenants} />
-      )}
       {lessons.isError ? (
         <LoadFailure onRetry={() => void lessons.refetch()}>The lessons could not be loaded.</LoadFailure>
-      ) : lessons.isPending ? (
+      ) : lessons.isPending || tenants.isPending ? (
+        // The tenant's line and the lessons appear together: a line arriving above a list on screen would push it down.
         <LoadingLine sx={{ py: 4, color: 'text.secondary' }}>Loading the lessons...</LoadingLine>
-      ) : lessons.data.count === 0 ? (
-        <Alert severity="info">No lessons are available in this installation yet.</Alert>
       ) : (
-        <Box component="ol" sx={{ display: 'flex', flexDirection: 'column', gap: 2, p: 0, m: 0 }}>
-          {lessons.data.data.map((lesson) => (
-            <LessonCard key={lesson.slug} lesson={lesson} />
-          ))}
-        </Box>
+        <>
+          {tenant ? (
+            <Typography color="text.secondary">
+              Your progress in <strong>{tenant.name}</strong>.
+            </Typography>
+          ) : (
+            <NoTenant hasTenants={hasTenants} />
+          )}
+          {lessons.data.count === 0 ? (
+            <Alert severity="info">No lessons are available in this installation yet.</Alert>
+          ) : (
+            <Box component="ol" sx={{ display: 'flex', flexDirection: 'column', gap: 2, p: 0, m: 0 }}>
+              {lessons.data.data.map((lesson) => (
+                <LessonCard key={lesson.slug} lesson={lesson} />
+              ))}
+            </Box>
+          )}
+        </>
       )}
     </Box>
   );
@@ -278,7 +284,8 @@ function LessonPage() {
 /** The list (the area's index) and each lesson (`{slug}`), below wherever the area is mounted. */
 export function LearnRoutes() {
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+    // The footer stays below the fold while the lessons load: nothing in view moves (CLS).
+    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }} {...{ [FOOTER_BELOW_FOLD]: '' }}>
       <Routes>
         <Route index element={<LessonList />} />
         <Route path=":slug" element={<LessonPage />} />

@@ -1,6 +1,9 @@
 import type { Lesson, LessonCheckResult, Lessons } from '@dataplatform/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.js';
+import { myTenantsQueryOptions } from '../../../lib/my-tenants.js';
+import { prefetchForSignedIn } from '../../../lib/query-client.js';
+import { getSelectedTenantId } from '../../../lib/session.js';
 
 /** Per tenant: the progress shown is the caller's in the tenant the switcher chose. */
 export const learnKeys = {
@@ -51,4 +54,19 @@ export function useResetLesson(tenantId: string, slug: string) {
       await queryClient.invalidateQueries({ queryKey: ['learn', tenantId] });
     },
   });
+}
+
+/**
+ * The route loader's start: the caller's tenants and what the page opened shows (the list, or one
+ * lesson), fetched while the page's code downloads.
+ */
+export function prefetchLearnPage(pathname: string): null {
+  const tenantId = getSelectedTenantId();
+  const slug = /^\/learn\/([a-z0-9-]+)\/?$/.exec(pathname)?.[1];
+  return prefetchForSignedIn((client) => [
+    client.prefetchQuery(myTenantsQueryOptions()),
+    slug
+      ? client.prefetchQuery(lessonQueryOptions(tenantId, slug))
+      : client.prefetchQuery(lessonsQueryOptions(tenantId)),
+  ]);
 }
