@@ -92,6 +92,8 @@ const PAGES: readonly { group: Group; path: string; as: Visitor }[] = [
   // The agent (issue 57) to a user who has chosen no tenant: the guided builder over the demo data, its
   // first preview compiled and drawn, as a fresh `npm start` shows it. Its user may use the agent.
   { group: 'studio', path: '/Agent', as: 'superuser' },
+  // Learn (issue 60): the lessons with the signed-in user's progress.
+  { group: 'studio', path: '/learn', as: 'user' },
 ];
 
 const { values: options } = parseArgs({

@@ -1,4 +1,5 @@
-// tsc does not copy non-TS files: the compiled server reads its SQL migrations from beside its code.
+// tsc does not copy non-TS files: the compiled server reads its SQL migrations, and the lessons of
+// Learn with their sample files (issue 60), from beside its code.
 // Run by `npm run compile` (scripts/build.mjs), which names the output folder in BUILD_OUT_DIR.
 import { cpSync } from 'node:fs';
 import path from 'node:path';
@@ -9,3 +10,8 @@ if (!outDir) throw new Error('copy-migrations: BUILD_OUT_DIR is not set (build w
 cpSync(fileURLToPath(new URL('../src/db/migrations', import.meta.url)), path.join(outDir, 'db/migrations'), {
   recursive: true,
 });
+cpSync(
+  fileURLToPath(new URL('../src/modules/learn/lessons', import.meta.url)),
+  path.join(outDir, 'modules/learn/lessons'),
+  { recursive: true },
+);

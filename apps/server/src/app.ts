@@ -31,6 +31,7 @@ import { reportsRoutes } from './modules/studio/reports.routes.js';
 import { reportSharingRoutes } from './modules/studio/report-sharing.routes.js';
 import { sharedPageHeaders } from './modules/studio/shared-pages.js';
 import { extractsRoutes } from './modules/studio/extracts.routes.js';
+import { learnRoutes } from './modules/learn/learn.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -226,6 +227,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         extracts: services.extracts,
         uploadTimeoutMs: config.studio.extractUploadTimeoutMs,
       });
+      await api.register(learnRoutes, { learn: services.learn, checkLimit: config.rateLimits.learnChecksPerAccount });
     },
     { prefix: API_PREFIX },
   );

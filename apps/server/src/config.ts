@@ -334,6 +334,8 @@ export interface Config {
     shareLinksPerAccount: RateLimitRule;
     /** Views and runs through one share link, whoever holds it. */
     shareLinkRequests: RateLimitRule;
+    /** Lesson checks (issue 60), per signed-in account: each reads the tenant's Studio tables. */
+    learnChecksPerAccount: RateLimitRule;
   };
 }
 
@@ -462,6 +464,8 @@ export const defaultRateLimits: Config['rateLimits'] = {
   shareLinksPerAccount: { max: 20, windowMs: MINUTE },
   // 200 people opening a six-block report at once is 1 400 requests: a link shown to a crowd still works.
   shareLinkRequests: { max: 5_000, windowMs: MINUTE },
+  // A learner presses "Check my work" after each step; 30 a minute is far above that, and bounds the reads.
+  learnChecksPerAccount: { max: 30, windowMs: MINUTE },
 };
 
 /** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */

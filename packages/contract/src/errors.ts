@@ -63,6 +63,8 @@ export const ERROR_STATUS = {
   extract_not_found: 404,
   /** An agent conversation (or one of its messages) that is not the caller's in this tenant. */
   conversation_not_found: 404,
+  /** A lesson that does not exist, or whose feature is not in this product yet (issue 60). */
+  lesson_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */

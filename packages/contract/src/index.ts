@@ -19,4 +19,5 @@ export * from './studio-reports.js';
 export * from './studio-sharing.js';
 export * from './agent.js';
 export * from './agent-blocks.js';
+export * from './learn.js';
 export * from './web-routes.js';

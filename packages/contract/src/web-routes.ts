@@ -30,7 +30,8 @@ export const WEB_PAGE_PATHS = [
 ] as const;
 
 /** Areas that route further on the client: every path below them belongs to the app. */
-export const WEB_AREA_PATHS = ['/settings', '/admin', '/studio'] as const;
+/** `/learn` is Learn's list and `/learn/{slug}` a lesson (issue 60). */
+export const WEB_AREA_PATHS = ['/settings', '/admin', '/studio', '/learn'] as const;
 
 /** Whether `path` is the page path `page`, whose `:name` segments match any one non-empty segment. */
 export function matchesPagePath(page: string, path: string): boolean {

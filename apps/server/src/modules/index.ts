@@ -28,6 +28,9 @@ import { createWebhooksService } from './billing/webhooks/webhooks.service.js';
 import { createContactService } from './contact/contact.service.js';
 import { createEmailVerificationService } from './email-verification/email-verification.service.js';
 import { createFilesService } from './files/files.service.js';
+import { learnFeatures } from './learn/features.js';
+import { createLearnService } from './learn/learn.service.js';
+import { loadLessonFiles } from './learn/lesson-files.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSessionService } from './sessions/sessions.service.js';
@@ -303,6 +306,15 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     log,
   });
 
+  // Learn (issue 60): the lesson files are read and checked here, so one that does not fit its schema
+  // keeps the server from starting (the error names the file and line).
+  const learn = createLearnService({
+    db,
+    clock,
+    lessons: loadLessonFiles(),
+    features: learnFeatures({ agentModel: agentModel !== undefined }),
+  });
+
   let workersStopped: Promise<void> | undefined;
   /** Stops every background worker once, whoever asks first; later calls wait for the same stop. */
   function stopWorkers(): Promise<void> {
@@ -335,6 +347,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     agent,
     reportSharing,
     reportEmbedding,
+    learn,
     /** Where extract files live; /readyz?details=1 reports it. */
     extractStorage,
 

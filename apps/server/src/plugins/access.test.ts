@@ -45,6 +45,8 @@ const PUBLIC_OPERATIONS = new Set([
   // An embedded report and its runs: a token signed with the tenant's embed secret is the grant.
   'POST /api/v1/studio/embed/report',
   'POST /api/v1/studio/embed/run',
+  // The lessons' sample files (issue 60): public-domain data a lesson's plain link downloads.
+  'GET /api/v1/learn/samples/{file}',
 ]);
 
 /**
@@ -105,6 +107,12 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/studio/extracts',
   // Whether a model is configured and whether the caller holds agent:use, so /Agent says which.
   'GET /api/v1/agent/status',
+  // Learn (issue 60): the lessons, a check on the chosen tenant (a member's, checked by the
+  // tenant-context plugin) and the reset of one's own progress, the sample files the lessons upload.
+  'GET /api/v1/learn/lessons',
+  'GET /api/v1/learn/lessons/{slug}',
+  'POST /api/v1/learn/lessons/{slug}/check',
+  'DELETE /api/v1/learn/progress/{slug}',
 ]);
 
 /**

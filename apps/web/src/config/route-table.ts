@@ -296,6 +296,14 @@ export const AREAS = {
     module: 'routes/studio-app.tsx',
     tabs: {},
   },
+  // Guided lessons (issue 60): /learn lists them, /learn/{slug} is one lesson.
+  learn: {
+    root: '/learn',
+    title: `Learn | ${SITE_NAME}`,
+    description: 'Guided lessons that check each step on your own data.',
+    module: 'routes/learn.tsx',
+    tabs: {},
+  },
 } as const satisfies Readonly<Record<string, AreaEntry>>;
 
 /** The public marketing pages, prerendered to HTML and listed in sitemap.xml, in the table's order. */

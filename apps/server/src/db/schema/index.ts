@@ -12,3 +12,4 @@ export * from './studio-reports.js';
 export * from './studio-extracts.js';
 export * from './agent.js';
 export * from './studio-embed.js';
+export * from './learn.js';

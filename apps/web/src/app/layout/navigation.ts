@@ -15,6 +15,7 @@ export const NAV_SECTIONS: readonly NavSection[] = [
     items: [
       { label: 'Studio', to: '/studio' },
       { label: 'Reports', to: '/studio/reports' },
+      { label: 'Learn', to: '/learn' },
     ],
   },
   {
@@ -42,6 +43,7 @@ export const LAYOUT_PATHS = [
   '/hospital-prices',
   '/cms-fs',
   '/Agent',
+  '/learn',
   '/admin',
 ] as const;
 

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { LoadingLine } from '../../components/loading-line.js';
+import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { QueryProvider } from '../../lib/query-client.js';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
@@ -69,7 +70,9 @@ function TenantNote({
 /** Studio's report list: the built-ins and the selected tenant's reports. */
 function ReportsPage() {
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+    // The footer waits below the fold: the list and the note under it (no reports of one's own yet:
+    // the first lesson) arrive after the frame without moving anything in view.
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }} {...{ [FOOTER_BELOW_FOLD]: '' }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: 2 }}>
         <Box sx={{ mr: 'auto' }}>
           <Typography component="h1" variant="h3" sx={{ fontWeight: 700 }}>

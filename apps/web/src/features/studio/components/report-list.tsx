@@ -108,6 +108,15 @@ export function ReportList() {
           onPageChange: setPage,
         }}
       />
+      {!q && page === 0 && reports.data?.data.every((report) => report.built_in) ? (
+        <Typography variant="body2" color="text.secondary">
+          No reports of your own yet.{' '}
+          <Link component={RouterLink} to="/learn/first-extract">
+            Start with the first lesson in Learn
+          </Link>
+          : it walks you from a file of data to your first report, checking each step.
+        </Typography>
+      ) : undefined}
     </Box>
   );
 }

@@ -393,6 +393,15 @@ function ExtractList({ canWrite }: { canWrite: boolean }) {
             }
           : {})}
       />
+      {extracts.data?.count === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          New to extracts?{' '}
+          <Link component={RouterLink} to="/learn/first-extract">
+            The first lesson in Learn
+          </Link>{' '}
+          uploads a sample file with you and checks it worked.
+        </Typography>
+      ) : undefined}
       <ConfirmDialog
         open={confirm.open}
         title={`Delete “${confirm.extract?.name ?? ''}”?`}
