@@ -20,3 +20,4 @@ export * from './studio-sharing.js';
 export * from './agent.js';
 export * from './agent-blocks.js';
 export * from './web-routes.js';
+export * from './studio-charts.js';

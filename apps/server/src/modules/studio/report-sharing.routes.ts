@@ -1,5 +1,8 @@
 import {
   authMessages,
+  ChartDrawingQuerySchema,
+  chartParams,
+  SharedChartParamsSchema,
   EmbedRunSchema,
   EmbedSecretSchema,
   EmbedSettingsSchema,
@@ -29,6 +32,7 @@ import { currentActor } from '../../plugins/auth.js';
 import type { ReportEmbeddingService } from './report-embedding.service.js';
 import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
 import { scopeOf } from './request-scope.js';
+import { sendDrawing } from './charts/chart-reply.js';
 
 /** A shared report's answers are for its holder alone: never indexed, never named to another site. */
 function privateAnswer(reply: FastifyReply) {
@@ -223,6 +227,43 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       return sharing.sharedRun(request.params.token, request.body, disconnectSignal(reply));
     },
   );
+
+  for (const format of ['svg', 'png'] as const) {
+    app.get(
+      `/studio/public/:token/charts/:block.${format}`,
+      {
+        config: { access: 'public' },
+        preHandler: [perLink],
+        schema: {
+          operationId: `studio_public_chart_${format}`,
+          tags,
+          summary: `A chart block of a shared report drawn by the server as ${format.toUpperCase()}, as its report's own drawing; the link's fixed values cannot be changed (403)`,
+          params: SharedChartParamsSchema,
+          querystring: ChartDrawingQuerySchema,
+          produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
+          response: {
+            200: z.unknown().meta({ type: 'string', format: format === 'png' ? 'binary' : undefined }),
+            403: HttpErrorSchema,
+            404: HttpErrorSchema,
+            410: HttpErrorSchema,
+            422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+            429: HttpErrorSchema,
+            503: HttpErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        privateAnswer(reply);
+        const { theme, width } = request.query;
+        const drawing = await sharing.sharedChart(
+          request.params.token,
+          { block: request.params.block, params: chartParams(request.query), format, theme, width },
+          disconnectSignal(reply),
+        );
+        return sendDrawing(reply, drawing, 'no-store');
+      },
+    );
+  }
 
   app.get(
     '/studio/embed/settings',

@@ -42,7 +42,8 @@ import {
 } from './report-links.repository.js';
 import { listReportAccess, replaceReportAccess, setReportVisibility } from './reports.repository.js';
 import type { ReportRecord } from './reports.mapper.js';
-import type { ReportsService } from './reports.service.js';
+import type { ChartRequest, ReportsService } from './reports.service.js';
+import type { ChartDrawing } from './charts/chart-drawing.js';
 
 const DAY_MS = 86_400_000;
 
@@ -105,7 +106,7 @@ export function createReportSharingService(deps: {
   db: Database;
   clock: Clock;
   audit: AuditService;
-  reports: Pick<ReportsService, 'get' | 'recordById' | 'runById'>;
+  reports: Pick<ReportsService, 'get' | 'recordById' | 'runById' | 'drawChartById'>;
   /** The public URL of the web app (FRONTEND_HOST), for the link's address. */
   frontendHost: string;
   /** The scope a link runs in: its tenant if active, with its database's sealed URL. */
@@ -272,6 +273,22 @@ export function createReportSharingService(deps: {
         }
       }
       return reports.runById(
+        scope,
+        link.reportId,
+        { ...request, params: { ...request.params, ...link.params } },
+        signal,
+      );
+    },
+
+    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
+    async sharedChart(token: string, request: ChartRequest, signal?: AbortSignal): Promise<ChartDrawing> {
+      const { link, scope } = await liveLink(token);
+      for (const [name, value] of Object.entries(link.params)) {
+        if (Object.hasOwn(request.params, name) && String(request.params[name]) !== String(value)) {
+          throw forbidden(sharingMessages.paramLocked);
+        }
+      }
+      return reports.drawChartById(
         scope,
         link.reportId,
         { ...request, params: { ...request.params, ...link.params } },
