@@ -20,4 +20,5 @@ export * from './studio-sharing.js';
 export * from './agent.js';
 export * from './agent-blocks.js';
 export * from './web-routes.js';
+export * from './studio-charts-constants.js';
 export * from './studio-charts.js';

@@ -1,7 +1,6 @@
 import type { ReportBlockPublic, ReportParamPublic, ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
-import { startChartWorker } from './chart/chart-picture.js';
 import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
 
 // What a report's view asks the server for, read from its URL. The viewer renders from it and the
@@ -112,8 +111,7 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams): 
     .ensureQueryData(reportQueryOptions(reportKey))
     .then((report) => {
       const params = paramValues(report.params, search);
-      // Vega, Vega-Lite and the interpreter load in the worker that draws the charts (decision 055).
-      if (report.blocks.some((block) => block.kind === 'chart')) startChartWorker();
+      // A saved report's charts are drawn by the server (decision 064): no Vega loads for them.
       const runs = report.blocks.filter((block) => block.kind !== 'text').slice(0, LOADER_PREFETCHED_RUNS);
       for (const block of runs) {
         void client.prefetchQuery(

@@ -54,7 +54,16 @@ function Block({ report, block, params }: { report: ReportPublic; block: ReportB
     result !== undefined && result.rows.length === 0 && page === 0,
   );
   if (block.kind === 'kpi') return <KpiBlock block={block} result={result} state={state} />;
-  if (block.kind === 'chart') return <ChartBlock block={block} result={result} state={state} />;
+  if (block.kind === 'chart') {
+    return (
+      <ChartBlock
+        block={block}
+        result={result}
+        state={state}
+        source={{ reportId: report.id, block: block.id, params, name: `${report.slug}-${block.id}` }}
+      />
+    );
+  }
 
   const setPage = (next: number) =>
     setSearch(
