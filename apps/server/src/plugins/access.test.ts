@@ -47,6 +47,8 @@ const PUBLIC_OPERATIONS = new Set([
   // An embedded report and its runs: a token signed with the tenant's embed secret is the grant.
   'POST /api/v1/studio/embed/report',
   'POST /api/v1/studio/embed/run',
+  'POST /api/v1/studio/embed/charts/{block}.svg',
+  'POST /api/v1/studio/embed/charts/{block}.png',
 ]);
 
 /**

@@ -1,6 +1,8 @@
 import {
   authMessages,
   ChartDrawingQuerySchema,
+  EmbedChartParamsSchema,
+  EmbedChartSchema,
   chartParams,
   SharedChartParamsSchema,
   EmbedRunSchema,
@@ -340,6 +342,39 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       return embedding.embeddedReport(request.body, request.headers.origin);
     },
   );
+
+  for (const format of ['svg', 'png'] as const) {
+    app.post(
+      `/studio/embed/charts/:block.${format}`,
+      {
+        config: { access: 'public' },
+        preHandler: [perEmbeddedReport],
+        schema: {
+          operationId: `studio_embed_chart_${format}`,
+          tags,
+          summary: `A chart of an embedded report drawn by the server as ${format.toUpperCase()} (the token in the body), with the token’s locked parameters forced`,
+          params: EmbedChartParamsSchema,
+          body: EmbedChartSchema,
+          produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
+          response: {
+            200: z.unknown().meta({ type: 'string', format: format === 'png' ? 'binary' : undefined }),
+            ...embedErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        privateAnswer(reply);
+        const drawing = await embedding.embeddedChart(
+          request.params.block,
+          format,
+          request.body,
+          request.headers.origin,
+          disconnectSignal(reply),
+        );
+        return sendDrawing(reply, drawing, 'no-store');
+      },
+    );
+  }
 
   app.post(
     '/studio/embed/run',

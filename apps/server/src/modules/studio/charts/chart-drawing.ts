@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import { CHART_MARKS_MAX, reportMessages, type ChartFormat } from '@dataplatform/contract';
 import { LRUCache } from 'lru-cache';
-import { expressionFunction, loader as vegaLoader, logger, None, parse, textMetrics, View, type Loader } from 'vega';
+import * as vega from 'vega';
+import { expressionFunction, loader as vegaLoader, logger, None, parse, View, type Loader } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { AppError } from '../../../lib/errors.js';
@@ -55,6 +56,11 @@ expressionFunction('sequence', (...args: number[]) => {
 // Vega measures text on a canvas, which Node lacks (no `canvas` package here): it would guess 0.8 em a
 // character and lay axes out wider than the page does. Helvetica's widths are close to the app's
 // system-ui stack for the digits and Latin letters of labels.
+// Vega exports `textMetrics` (from vega-scenegraph) at run time; vega-typings leaves it out. Its `width`
+// is what Vega calls to measure a line, and what a host replaces to measure its own way.
+const { textMetrics } = vega as unknown as {
+  textMetrics: { width: (item: Record<string, unknown>, text: unknown) => number };
+};
 textMetrics.width = (item, text) => {
   const line = text == null ? '' : String(text).trim();
   const size = item.fontSize == null ? 11 : Number(item.fontSize) || 0;
