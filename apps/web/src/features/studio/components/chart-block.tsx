@@ -79,19 +79,24 @@ export function ChartBlock({
     [sourceKey],
   );
   const spec = block.chart!.spec;
+  // The server's drawing comes by itself: the chart shows while its rows (for the table and the live
+  // view) are still on their way.
+  const frameState: BlockState = source && state.status === 'loading' ? { status: 'ready' } : state;
   return (
     <BlockFrame
       title={block.title}
-      state={state}
+      state={frameState}
       minHeight={240}
       action={
         <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 0.5 }}>
           {source && !asTable ? (
             <ChartDownload source={source} width={() => Math.round(frame.current?.clientWidth ?? 0) || 640} />
           ) : null}
-          <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable}>
-            {asTable ? 'View as chart' : 'View as table'}
-          </Button>
+          {result ? (
+            <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable}>
+              {asTable ? 'View as chart' : 'View as table'}
+            </Button>
+          ) : null}
         </Box>
       }
     >

@@ -83,37 +83,53 @@ export default function VegaChart({
   const { mode: chosen, systemMode } = useColorScheme();
   const mode = chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode);
 
+  // The server's drawing needs neither the spec nor the rows here (the server runs the block itself):
+  // it starts with the block's run, not after it, and new rows of the same drawing draw nothing again.
+  // The browser's drawing (no server drawing, one that failed, or the live view) follows the rows.
+  const [serverFailed, setServerFailed] = useState(false);
+  const fromServer = picture !== undefined && !live && !serverFailed;
+  const inputs = fromServer ? undefined : { spec, values, description };
+  const inputSpec = inputs?.spec;
+  const inputValues = inputs?.values;
+  const inputDescription = inputs?.description;
+
   useEffect(() => {
     const target = element.current;
     if (!target || !width) return;
-    const look = CHART_LOOKS[mode === 'dark' ? 'dark' : 'light'];
-    const full = fullChartSpec(spec, values, description, look, width);
+    const scheme = mode === 'dark' ? 'dark' : 'light';
     let cancelled = false;
     const aborted = new AbortController();
     let finalize: (() => void) | undefined;
+    const shown = (svg: string) => {
+      target.replaceChildren(svgNode(svg));
+      setDrawn(true);
+      setFailure(undefined);
+    };
     const draw = async () => {
-      if (!live && picture) {
-        // A drawing the server could not make (or a network that failed) is drawn here instead.
-        const svg = await picture(mode === 'dark' ? 'dark' : 'light', width, aborted.signal).catch((error: unknown) => {
+      if (picture && !live && !serverFailed) {
+        const svg = await picture(scheme, width, aborted.signal).catch((error: unknown) => {
           // The server refused the spec (chart_refused): the browser would not draw it either.
           if (error instanceof ApiError && error.status === 422) throw new ChartRefused(errorText(error));
           return null;
         });
         if (cancelled) return;
-        if (svg !== null) {
-          target.replaceChildren(svgNode(svg));
-          setDrawn(true);
-          setFailure(undefined);
-          return;
-        }
+        // A drawing the server could not make for another reason (a network that failed) is drawn here.
+        if (svg === null) setServerFailed(true);
+        else shown(svg);
+        return;
       }
+      const full = fullChartSpec(
+        inputSpec ?? {},
+        inputValues ?? [],
+        inputDescription ?? '',
+        CHART_LOOKS[scheme],
+        width,
+      );
       if (!live) {
         const svg = await drawChartPicture(full);
         if (cancelled) return;
         if (svg !== null) {
-          target.replaceChildren(svgNode(svg));
-          setDrawn(true);
-          setFailure(undefined);
+          shown(svg);
           return;
         }
       }
@@ -142,7 +158,7 @@ export default function VegaChart({
       aborted.abort();
       finalize?.();
     };
-  }, [spec, values, description, mode, width, live, picture]);
+  }, [inputSpec, inputValues, inputDescription, mode, width, live, picture, serverFailed]);
 
   // The SVG is a picture of the numbers: a screen reader gets the description here and the numbers
   // from "View as table".
