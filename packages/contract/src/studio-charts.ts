@@ -28,7 +28,6 @@ export const ChartDrawingQuerySchema = z
       });
     }
   });
-export type ChartDrawingQuery = z.infer<typeof ChartDrawingQuerySchema>;
 
 /** `…/charts/{block}.svg|png`: the report and its chart block. */
 export const ChartBlockParamsSchema = z.object({

@@ -282,7 +282,7 @@ export function createReportsService(deps: {
       if (error instanceof AppError && Array.isArray(error.detail)) {
         throw new AppError(
           'validation_failed',
-          (error.detail as ValidationErrorItem[]).map((problem) => ({
+          error.detail.map((problem) => ({
             ...problem,
             loc:
               problem.loc[0] === 'body' && problem.loc[1] === 'params'

@@ -59,7 +59,7 @@ expressionFunction('sequence', (...args: number[]) => {
 // Vega exports `textMetrics` (from vega-scenegraph) at run time; vega-typings leaves it out. Its `width`
 // is what Vega calls to measure a line, and what a host replaces to measure its own way.
 const { textMetrics } = vega as unknown as {
-  textMetrics: { width: (item: Record<string, unknown>, text: unknown) => number };
+  textMetrics: { width: (item: Record<string, unknown>, text: string | number | null | undefined) => number };
 };
 textMetrics.width = (item, text) => {
   const line = text == null ? '' : String(text).trim();

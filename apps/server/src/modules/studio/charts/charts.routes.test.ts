@@ -85,7 +85,7 @@ describe('a chart drawn by the server (issue 59)', () => {
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json()).toMatchObject({ code: 'validation_failed' });
     }
-    expect(problems[4]!.json().detail[0].loc).toEqual(['query', 'param.nope']);
+    expect(problems[4]!.json<{ detail: { loc: string[] }[] }>().detail[0]!.loc).toEqual(['query', 'param.nope']);
     for (const file of ['total.svg', 'nope.png']) {
       const response = await chart('', author, file);
       expect(response.statusCode, file).toBe(404);
