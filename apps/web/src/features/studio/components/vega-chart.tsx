@@ -78,8 +78,8 @@ export default function VegaChart({
   // Until the first drawing is in: a loading line (a redrawing chart keeps its last drawing meanwhile).
   const [drawn, setDrawn] = useState(false);
   const theme = useTheme();
-  // The palette may hold CSS variables, which SVG attributes cannot resolve: the colours as computed,
-  // drawn again when the scheme in use changes (the toggle, or the system's when it decides).
+  // The scheme in use (the toggle, or the system's when it decides): the chart is drawn again in its
+  // colours (CHART_LOOKS: SVG attributes cannot resolve the palette's CSS variables).
   const { mode: chosen, systemMode } = useColorScheme();
   const mode = chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode);
 
