@@ -101,8 +101,8 @@ export function blockState(
 const LOADER_PREFETCHED_RUNS = 4;
 
 /**
- * Starts what a report's view will ask for: its definition, then the first blocks' rows and, with
- * a chart, the chart library. Nothing is awaited: the route renders as soon as its code is in, and the
+ * Starts what a report's view will ask for: its definition, then the first blocks' rows (a chart's
+ * drawing is the server's, asked for with them by the viewer). Nothing is awaited: the route renders as soon as its code is in, and the
  * viewer's queries pick up the answers in flight. Failures are the viewer's to show.
  */
 export function prefetchReportView(reportKey: string, search: URLSearchParams): void {
@@ -111,7 +111,6 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams): 
     .ensureQueryData(reportQueryOptions(reportKey))
     .then((report) => {
       const params = paramValues(report.params, search);
-      // A saved report's charts are drawn by the server (decision 064): no Vega loads for them.
       const runs = report.blocks.filter((block) => block.kind !== 'text').slice(0, LOADER_PREFETCHED_RUNS);
       for (const block of runs) {
         void client.prefetchQuery(
