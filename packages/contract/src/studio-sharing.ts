@@ -1,6 +1,6 @@
-import { CHART_THEMES, CHART_WIDTH_DEFAULT, CHART_WIDTH_MAX, CHART_WIDTH_MIN } from './studio-charts-constants.js';
 import './zod-config.js';
 import { z } from 'zod';
+import { CHART_THEMES, CHART_WIDTH_DEFAULT, CHART_WIDTH_MAX, CHART_WIDTH_MIN } from './studio-charts-constants.js';
 import { pageOf } from './common.js';
 import {
   REPORT_BLOCK_KINDS,
