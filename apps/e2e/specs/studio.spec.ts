@@ -63,35 +63,37 @@ test('a signed-in user reads the payer report: figures, a chart, a paged table, 
   }
 });
 
-test('a chart is drawn in a worker, then goes live with its tooltips when pointed at, laid out the same', async ({
+test('a chart is the server’s drawing, with no Vega on the page, then goes live with its tooltips when pointed at', async ({
   page,
   user: _user,
 }) => {
   test.setTimeout(120_000);
   const scripts: string[] = [];
+  const drawings: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    if (/\/charts\/[\w-]+\.svg\?/.test(request.url())) drawings.push(new URL(request.url()).pathname);
   });
   await page.goto('/payer');
   const chart = page.getByRole('region', { name: 'Median rate by payer' }).getByRole('img');
   const picture = chart.locator('svg.marks');
   await expect(picture).toBeVisible({ timeout: 60_000 });
-  // The picture came from the worker's script; Vega has not loaded on the page.
-  expect(scripts.some((script) => /\/chart-picture\.worker-[\w-]{8}\.js$/.test(script))).toBe(true);
+  // The picture is the server's SVG, inlined: neither the worker's script nor Vega has loaded.
+  expect(
+    drawings.some((drawing) => /^\/api\/v1\/studio\/reports\/[\w-]+\/charts\/median_by_payer\.svg$/.test(drawing)),
+  ).toBe(true);
+  expect(scripts.some((script) => /\/chart-picture\.worker-[\w-]{8}\.js$/.test(script))).toBe(false);
   expect(scripts.some((script) => /\/live-chart-[\w-]{8}\.js$/.test(script))).toBe(false);
-  // Where the axes, labels and marks sit: the worker measures text as the page does.
-  const layout = () =>
-    picture.evaluate((svg) =>
-      [...svg.querySelectorAll('[transform]')].map((element) => element.getAttribute('transform')).join(' '),
-    );
-  const drawnInWorker = await layout();
-  expect(drawnInWorker).not.toBe('');
+  const size = () => picture.evaluate((svg) => [svg.getAttribute('width'), svg.getAttribute('height')]);
+  const [drawnWidth] = await size();
+  expect(Number(drawnWidth)).toBeGreaterThan(100);
 
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
   await expect(chart.locator('[role="graphics-document"] svg.marks')).toBeVisible({ timeout: 30_000 });
   expect(scripts.some((script) => /\/live-chart-[\w-]{8}\.js$/.test(script))).toBe(true);
-  expect(await layout()).toBe(drawnInWorker);
+  // The live view is as wide as the picture it replaced (text is measured apart: heights may differ by a label's pixels).
+  expect((await size())[0]).toBe(drawnWidth);
 
   // A bar answers a pointer with its figures (Vega names each bar by them: "…; Payer: Aetna").
   const firstBar = chart.locator('[aria-roledescription="bar"]').first();
@@ -102,23 +104,56 @@ test('a chart is drawn in a worker, then goes live with its tooltips when pointe
   await expect(tooltip).toContainText(payer);
 });
 
+test('a chart downloads as the server draws it, PNG or SVG, from its menu by keyboard at phone width', async ({
+  page,
+  user: _user,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/payer');
+  const chart = page.getByRole('region', { name: 'Median rate by payer' });
+  await expect(chart.locator('[role="img"] svg.marks')).toBeVisible({ timeout: 60_000 });
+  const menuButton = chart.getByRole('button', { name: 'Download', exact: true });
+  for (const [item, name, magic] of [
+    ['Download PNG', 'payer-median_by_payer.png', '\u0089PNG'],
+    ['Download SVG', 'payer-median_by_payer.svg', '<svg'],
+  ] as const) {
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    const entry = page.getByRole('menuitem', { name: item });
+    await expect(entry).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousA11yViolations(page, `chart download menu, ${scheme}`);
+    }
+    await entry.focus();
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(name);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+    expect(Buffer.concat(chunks).toString('latin1').slice(0, magic.length)).toBe(magic);
+    await expect(entry).toBeHidden();
+  }
+  // Nothing of the block is cut at phone width.
+  const overflow = await chart.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
 test('a chart Vega cannot draw says so in its own block, and the other blocks still show', async ({
   page,
   user: _user,
 }) => {
-  // A definition as an author could save it: a chart whose mark Vega-Lite does not know.
-  await page.route(/\/api\/v1\/studio\/reports\/payer$/, async (route) => {
-    const response = await route.fetch();
-    const report = (await response.json()) as { blocks: { kind: string; chart?: { spec: object } }[] };
-    const chart = report.blocks.find((block) => block.kind === 'chart')!;
-    chart.chart!.spec = { ...chart.chart!.spec, mark: 'nonsense' };
-    await route.fulfill({ response, json: report });
-  });
+  // A chart whose mark Vega-Lite does not know, as the server answers it (the built-ins draw).
+  const refusal = 'The chart could not be drawn from its spec: Invalid specification {"mark":"nonsense"}.';
+  await page.route(/\/api\/v1\/studio\/reports\/[\w-]+\/charts\/median_by_payer\.svg/, (route) =>
+    route.fulfill({ status: 422, json: { detail: refusal, code: 'chart_refused' } }),
+  );
   await page.goto('/payer');
   const broken = page.getByRole('region', { name: 'Median rate by payer' });
-  await expect(broken.getByRole('alert')).toHaveText('The chart could not be drawn from its spec.', {
-    timeout: 60_000,
-  });
+  await expect(broken.getByRole('alert')).toHaveText(refusal, { timeout: 60_000 });
   await expect(
     page.getByRole('region', { name: /^Spread of rates by payer/ }).locator('[role="img"] svg.marks'),
   ).toBeVisible();

@@ -9,7 +9,7 @@ export * from './common-constants.js';
  * A whole number read from the query string. Only digits count: `Number()` would read "" and " " as
  * 0 and "0x10" as 16, which the document's `integer` does not allow; those become NaN, a 422.
  */
-const queryInteger = (min: number, max: number) =>
+export const queryInteger = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && !/^\s*-?\d+\s*$/.test(value) ? Number.NaN : value),
     z.coerce.number().int().min(min).max(max),

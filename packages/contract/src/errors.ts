@@ -103,6 +103,11 @@ export const ERROR_STATUS = {
   /** A chart, KPI or list of options would have more rows than the cap: aggregate first. */
   result_too_large: 422,
   /**
+   * A chart the server will not draw: its spec asks for data, an image or a link from a URL or file,
+   * or for more marks than the cap (CHART_MARKS_MAX), or Vega cannot draw it (`detail` says which).
+   */
+  chart_refused: 422,
+  /**
    * The agent's model gave no answer that passed the checks (schema, guard, preview) within
    * AGENT_MAX_REPAIRS repairs: `detail` says what was tried and why it was refused. Nothing refused ran.
    */

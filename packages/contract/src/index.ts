@@ -21,3 +21,5 @@ export * from './agent.js';
 export * from './agent-blocks.js';
 export * from './learn.js';
 export * from './web-routes.js';
+export * from './studio-charts-constants.js';
+export * from './studio-charts.js';

@@ -62,6 +62,9 @@ export const BUILT_IN_REPORT_HEADERS: Readonly<
 /** Slugs no tenant report may take: the built-ins', and `new`, the editor's path for a new report. */
 export const RESERVED_REPORT_SLUGS: readonly string[] = [...BUILT_IN_REPORT_SLUGS, 'new'];
 
+/** The marks a chart's drawing may hold (bars, points, labels, ticks …): past it the chart is refused, not drawn. */
+export const CHART_MARKS_MAX = 25_000;
+
 export const reportMessages = {
   notFound: 'Report not found',
   versionNotFound: 'Version not found',
@@ -85,6 +88,10 @@ export const reportMessages = {
   paramDefaultType: 'The default does not fit the parameter’s type',
   unknownBlock: 'The report has no block with this id',
   textBlockNoQuery: 'A text block has no query to run',
+  notAChart: 'The report has no chart block with this id',
+  chartLoads: 'A chart may not load data, images or links from a URL or file: the block’s query gives it its rows',
+  chartTooManyMarks: `The chart would draw more than ${CHART_MARKS_MAX} marks: aggregate first`,
+  chartInvalid: 'The chart could not be drawn from its spec',
   exportOnlyTable: 'Only a table block can be downloaded',
   paramNoQuery: 'This parameter’s values are listed in the report, not queried',
   unknownParam: 'The report has no parameter with this name',

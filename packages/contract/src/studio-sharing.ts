@@ -1,5 +1,6 @@
 import './zod-config.js';
 import { z } from 'zod';
+import { CHART_THEMES, CHART_WIDTH_DEFAULT, CHART_WIDTH_MAX, CHART_WIDTH_MIN } from './studio-charts-constants.js';
 import { pageOf } from './common.js';
 import {
   blockKind,
@@ -168,3 +169,15 @@ const EmbedTokenFields = { report_id: z.uuid(), token: z.string().min(1).max(8_0
 export const EmbedViewSchema = z.object(EmbedTokenFields);
 export const EmbedRunSchema = ReportRunSchema.extend(EmbedTokenFields);
 export type EmbedRun = z.infer<typeof EmbedRunSchema>;
+/**
+ * `POST /studio/embed/charts/{block}.svg|png`: a chart of the embedded report drawn by the server; the
+ * token travels in the body, as in the other embed calls, never in a URL.
+ */
+export const EmbedChartSchema = z.object({
+  ...EmbedTokenFields,
+  params: EmbedRunSchema.shape.params,
+  theme: z.enum(CHART_THEMES).default('light'),
+  width: z.number().int().min(CHART_WIDTH_MIN).max(CHART_WIDTH_MAX).default(CHART_WIDTH_DEFAULT),
+});
+export type EmbedChart = z.infer<typeof EmbedChartSchema>;
+export const EmbedChartParamsSchema = z.object({ block: z.string().min(1).max(100) });

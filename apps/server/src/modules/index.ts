@@ -1,3 +1,4 @@
+import { createChartDrawer } from './studio/charts/chart-drawing.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -260,6 +261,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     clock,
     audit,
     engine: studioEngine,
+    charts: createChartDrawer(),
     // The agent is built next; a save asks it only once the app serves.
     ownsAgentAnswer: (actor, scope, messageId) => agent.ownsAnswerBlock(actor, scope, messageId),
   });

@@ -42,11 +42,15 @@ const PUBLIC_OPERATIONS = new Set([
   // A share link's report and its runs: the link's token is the grant, rate-limited per link (issue 58).
   'GET /api/v1/studio/public/{token}',
   'POST /api/v1/studio/public/{token}/run',
+  'GET /api/v1/studio/public/{token}/charts/{block}.svg',
+  'GET /api/v1/studio/public/{token}/charts/{block}.png',
   // An embedded report and its runs: a token signed with the tenant's embed secret is the grant.
   'POST /api/v1/studio/embed/report',
   'POST /api/v1/studio/embed/run',
   // The lessons' sample files (issue 60): public-domain data a lesson's plain link downloads.
   'GET /api/v1/learn/samples/{file}',
+  'POST /api/v1/studio/embed/charts/{block}.svg',
+  'POST /api/v1/studio/embed/charts/{block}.png',
 ]);
 
 /**
@@ -98,6 +102,8 @@ const SIGNED_IN_OPERATIONS = new Set([
   'GET /api/v1/studio/reports/{report_id}/versions',
   'POST /api/v1/studio/reports/{report_id}/run',
   'POST /api/v1/studio/reports/{report_id}/export',
+  'GET /api/v1/studio/reports/{report_id}/charts/{block}.svg',
+  'GET /api/v1/studio/reports/{report_id}/charts/{block}.png',
   'GET /api/v1/studio/reports/{report_id}/params/{param}/options',
   'GET /api/v1/studio/reports/{report_id}/versions/{version}',
   // What the caller may do in Studio (the editor shows or hides its write actions by it).

@@ -36,6 +36,9 @@ export function PopupMenu({ id, children }: { id: string; children: ReactNode })
       id={id}
       popover="auto"
       elevation={8}
+      // The anchor names this menu's button: in the element's own style, so the class below is the
+      // same for every menu (a report's chart menus draw with the styles its prerendered page brought).
+      style={{ positionAnchor: `--${id}` }}
       sx={{
         // The popover's own box: no UA border, margin or centring; below the button, flipped when
         // the right edge is near.
@@ -45,7 +48,6 @@ export function PopupMenu({ id, children }: { id: string; children: ReactNode })
         p: 0,
         border: 0,
         minWidth: 180,
-        positionAnchor: `--${id}`,
         positionArea: 'block-end span-inline-end',
         positionTryFallbacks: 'flip-inline',
       }}

@@ -1,18 +1,15 @@
 import type { ClientLoaderFunctionArgs } from 'react-router';
 import { requireSignedIn } from '../app/guards.js';
-import { startChartWorker } from '../features/studio/chart/chart-picture.js';
 import { prefetchReportView, showcaseSlug } from '../features/studio/report-view.js';
 
 /**
- * The guard, then the report's definition and rows, fetched while the viewer's code downloads. Every
- * showcase report draws charts: the worker that draws them starts now too, so that Vega is loaded
- * there by the time the rows arrive, not only once the definition has said there are charts.
+ * The guard, then the report's definition and rows, fetched while the viewer's code downloads. Its
+ * charts are the server's drawings (decision 064): no Vega loads before them.
  */
 export function clientLoader({ request }: ClientLoaderFunctionArgs) {
   const refused = requireSignedIn();
   if (refused) return refused;
   const url = new URL(request.url);
-  startChartWorker();
   prefetchReportView(showcaseSlug(url.pathname), url.searchParams);
   return null;
 }

@@ -4,6 +4,7 @@ import {
   AUDIT_TARGET_TYPES,
   EMBED_TOKEN_LIFETIME_MAX_SECONDS,
   sharingMessages,
+  type EmbedChart,
   type EmbedRun,
   type EmbedSecret,
   type EmbedSettings,
@@ -22,6 +23,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ParamValue, StudioScope } from './engine/engine.js';
 import type { ReportSharingService } from './report-sharing.service.js';
+import type { ChartDrawing } from './charts/chart-drawing.js';
 import type { ReportsService } from './reports.service.js';
 
 /** `https://host[:port]`, or `http://` for localhost: an origin as browsers send it, never a path. */
@@ -58,7 +60,7 @@ export function createReportEmbeddingService(deps: {
   clock: Clock;
   audit: AuditService;
   secrets: SecretBox;
-  reports: Pick<ReportsService, 'recordById' | 'runById'>;
+  reports: Pick<ReportsService, 'recordById' | 'runById' | 'drawChartById'>;
   sharing: Pick<ReportSharingService, 'sharedView'>;
   /** The app's own origin (FRONTEND_HOST): its pages call the embed API. */
   ownOrigin: string;
@@ -86,6 +88,16 @@ export function createReportEmbeddingService(deps: {
       verifiers.set(key, verify);
     }
     return verify;
+  }
+
+  /** The locked values over the asked ones; another value for a locked one is a 403. */
+  function forceLocked(asked: Record<string, ParamValue>, locked: Record<string, ParamValue>) {
+    for (const [name, value] of Object.entries(locked)) {
+      if (Object.hasOwn(asked, name) && String(asked[name]) !== String(value)) {
+        throw forbidden(sharingMessages.paramLocked);
+      }
+    }
+    return { ...asked, ...locked };
   }
 
   /** The token checked for `reportId`: its tenant's scope and its locked values, or a 403. */
@@ -196,13 +208,27 @@ export function createReportEmbeddingService(deps: {
     /** One block of the embedded report with the token's values forced: another value for one is a 403. */
     async embeddedRun(body: EmbedRun, origin?: string, signal?: AbortSignal): Promise<ReportRunResult> {
       const { scope, locked } = await check(body.report_id, body.token, origin);
-      for (const [name, value] of Object.entries(locked)) {
-        if (Object.hasOwn(body.params, name) && String(body.params[name]) !== String(value)) {
-          throw forbidden(sharingMessages.paramLocked);
-        }
-      }
+      const params = forceLocked(body.params, locked);
       const { token: _token, report_id: reportId, ...run } = body;
-      return deps.reports.runById(scope, reportId, { ...run, params: { ...body.params, ...locked } }, signal);
+      return deps.reports.runById(scope, reportId, { ...run, params }, signal);
+    },
+
+    /** A chart of the embedded report drawn by the server, the token's values forced as in a run. */
+    async embeddedChart(
+      block: string,
+      format: 'svg' | 'png',
+      body: EmbedChart,
+      origin?: string,
+      signal?: AbortSignal,
+    ): Promise<ChartDrawing> {
+      const { scope, locked } = await check(body.report_id, body.token, origin);
+      const params = forceLocked(body.params, locked);
+      return deps.reports.drawChartById(
+        scope,
+        body.report_id,
+        { block, params, format, theme: body.theme, width: body.width },
+        signal,
+      );
     },
 
     /**

@@ -33,6 +33,10 @@ blocks:
     kpi:
       sql: SELECT count(*) AS n FROM rates WHERE billing_code = :code
       value: n
+  - id: by_payer
+    chart:
+      sql: SELECT payer, count(*) AS n FROM rates WHERE billing_code = :code GROUP BY payer
+      spec: { mark: bar, encoding: { x: { field: payer, type: nominal }, y: { field: n, type: quantitative } } }
 `;
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -141,6 +145,33 @@ describe('embedding (issue 58)', () => {
     expect((await run(token, { code: '99214' })).statusCode).toBe(200);
     const overridden = await run(token, { code: '99213' });
     expect(overridden.statusCode).toBe(403);
+  });
+
+  it('draws the embedded report’s charts as the server draws them, its locked values forced (issue 59)', async () => {
+    const token = sign({ report: report.id, params: { code: '99214' }, exp: now() + 600 });
+    const chart = (format: 'svg' | 'png', payload: object) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/studio/embed/charts/by_payer.${format}`,
+        headers: { origin: 'https://customer.example.com' },
+        payload: { report_id: report.id, token, width: 400, ...payload },
+      });
+    const svg = await chart('svg', {});
+    expect(svg.statusCode, svg.body).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(svg.headers['cache-control']).toBe('no-store');
+    const own = await ctx.app.inject({
+      url: `/api/v1/studio/reports/${report.id}/charts/by_payer.svg?width=400&param.code=99214`,
+      headers: tenantHeaders(member, tenant.id),
+    });
+    expect(svg.body).toBe(own.body);
+    const png = await chart('png', { theme: 'dark' });
+    expect(png.statusCode).toBe(200);
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect((await chart('svg', { params: { code: '99213' } })).statusCode).toBe(403);
+    expect((await chart('svg', { width: 'wide' })).statusCode).toBe(422);
+    const forged = await chart('svg', { token: sign({ report: report.id, exp: now() + 600 }, 'not-the-secret') });
+    expect(forged.statusCode).toBe(403);
   });
 
   it('refuses a forged, expired, too long-lived or other-report token, and a site off the allow-list', async () => {

@@ -1,5 +1,10 @@
 import {
   authMessages,
+  ChartDrawingQuerySchema,
+  EmbedChartParamsSchema,
+  EmbedChartSchema,
+  chartParams,
+  SharedChartParamsSchema,
   EmbedRunSchema,
   EmbedSecretSchema,
   EmbedSettingsSchema,
@@ -30,6 +35,7 @@ import { currentActor } from '../../plugins/auth.js';
 import type { ReportEmbeddingService } from './report-embedding.service.js';
 import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
 import { scopeOf } from './request-scope.js';
+import { sendDrawing } from './charts/chart-reply.js';
 
 /** A shared report's answers are for its holder alone: never indexed, never named to another site. */
 function privateAnswer(reply: FastifyReply) {
@@ -241,6 +247,43 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  for (const format of ['svg', 'png'] as const) {
+    app.get(
+      `/studio/public/:token/charts/:block.${format}`,
+      {
+        config: { access: 'public' },
+        preHandler: [perLink],
+        schema: {
+          operationId: `studio_public_chart_${format}`,
+          tags,
+          summary: `A chart block of a shared report drawn by the server as ${format.toUpperCase()}, as its report's own drawing; the link's fixed values cannot be changed (403)`,
+          params: SharedChartParamsSchema,
+          querystring: ChartDrawingQuerySchema,
+          produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
+          response: {
+            200: z.unknown().meta({ type: 'string', format: format === 'png' ? 'binary' : undefined }),
+            403: HttpErrorSchema,
+            404: HttpErrorSchema,
+            410: HttpErrorSchema,
+            422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+            429: HttpErrorSchema,
+            503: HttpErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        privateAnswer(reply);
+        const { theme, width } = request.query;
+        const drawing = await sharing.sharedChart(
+          request.params.token,
+          { block: request.params.block, params: chartParams(request.query), format, theme, width },
+          disconnectSignal(reply),
+        );
+        return sendDrawing(reply, drawing, 'no-store');
+      },
+    );
+  }
+
   app.get(
     '/studio/embed/settings',
     {
@@ -316,6 +359,39 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       return embedding.embeddedReport(request.body, request.headers.origin);
     },
   );
+
+  for (const format of ['svg', 'png'] as const) {
+    app.post(
+      `/studio/embed/charts/:block.${format}`,
+      {
+        config: { access: 'public' },
+        preHandler: [perEmbeddedReport],
+        schema: {
+          operationId: `studio_embed_chart_${format}`,
+          tags,
+          summary: `A chart of an embedded report drawn by the server as ${format.toUpperCase()} (the token in the body), with the token’s locked parameters forced`,
+          params: EmbedChartParamsSchema,
+          body: EmbedChartSchema,
+          produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
+          response: {
+            200: z.unknown().meta({ type: 'string', format: format === 'png' ? 'binary' : undefined }),
+            ...embedErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        privateAnswer(reply);
+        const drawing = await embedding.embeddedChart(
+          request.params.block,
+          format,
+          request.body,
+          request.headers.origin,
+          disconnectSignal(reply),
+        );
+        return sendDrawing(reply, drawing, 'no-store');
+      },
+    );
+  }
 
   app.post(
     '/studio/embed/run',

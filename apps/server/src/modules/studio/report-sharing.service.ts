@@ -44,7 +44,8 @@ import {
 } from './report-links.repository.js';
 import { listReportAccess, replaceReportAccess, setReportVisibility } from './reports.repository.js';
 import type { ReportRecord } from './reports.mapper.js';
-import type { ReportsService } from './reports.service.js';
+import type { ChartRequest, ReportsService } from './reports.service.js';
+import type { ChartDrawing } from './charts/chart-drawing.js';
 
 const DAY_MS = 86_400_000;
 
@@ -87,6 +88,16 @@ function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, ex
   };
 }
 
+/** `params` with the link's fixed values forced; another value for a fixed one is a 403. */
+function forced<T extends Record<string, unknown>>(link: ReportLinkRow, params: T): T {
+  for (const [name, value] of Object.entries(link.params)) {
+    if (Object.hasOwn(params, name) && String(params[name]) !== String(value)) {
+      throw forbidden(sharingMessages.paramLocked);
+    }
+  }
+  return { ...params, ...link.params };
+}
+
 /** Tokens whose grant this instance keeps, and for how long. */
 const GRANTS_MAX = 10_000;
 const GRANT_TTL_MS = 1_000;
@@ -110,7 +121,7 @@ export function createReportSharingService(deps: {
   db: Database;
   clock: Clock;
   audit: AuditService;
-  reports: Pick<ReportsService, 'get' | 'recordById' | 'runRecord'>;
+  reports: Pick<ReportsService, 'get' | 'recordById' | 'runRecord' | 'drawRecord'>;
   /** The public URL of the web app (FRONTEND_HOST), for the link's address. */
   frontendHost: string;
   /** The scope a link runs in: its tenant if active, with its database's sealed URL. */
@@ -305,12 +316,13 @@ export function createReportSharingService(deps: {
     /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
     async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
       const { link, scope, record } = await liveLink(token);
-      for (const [name, value] of Object.entries(link.params)) {
-        if (Object.hasOwn(request.params, name) && String(request.params[name]) !== String(value)) {
-          throw forbidden(sharingMessages.paramLocked);
-        }
-      }
-      return reports.runRecord(scope, record, { ...request, params: { ...request.params, ...link.params } }, signal);
+      return reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
+    },
+
+    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
+    async sharedChart(token: string, request: ChartRequest, signal?: AbortSignal): Promise<ChartDrawing> {
+      const { link, scope, record } = await liveLink(token);
+      return reports.drawRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
     },
   };
 }

@@ -1,4 +1,7 @@
 import {
+  ChartBlockParamsSchema,
+  ChartDrawingQuerySchema,
+  chartParams,
   HttpErrorSchema,
   PERMISSIONS,
   ReportCreateSchema,
@@ -27,6 +30,7 @@ import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor, currentAuth } from '../../plugins/auth.js';
 import type { HasPermission } from '../../lib/auth-context.js';
+import { sendDrawing } from './charts/chart-reply.js';
 import { csvFileName, csvReadable } from './csv-export.js';
 import type { ReportsService } from './reports.service.js';
 import { scopeOf } from './request-scope.js';
@@ -42,6 +46,12 @@ const runErrors = {
 
 /** The CSV text of a download, streamed (never serialized). */
 const CsvBodySchema = z.unknown().meta({ type: 'string', description: 'CSV (RFC 4180), a header line first' });
+
+/** A chart's drawing, sent as it is (never serialized). */
+const ChartBodySchema = {
+  svg: z.unknown().meta({ type: 'string', description: 'SVG text (image/svg+xml)' }),
+  png: z.unknown().meta({ type: 'string', format: 'binary', description: 'PNG image' }),
+};
 
 export const reportsRoutes: FastifyPluginAsyncZod<{
   reports: ReportsService;
@@ -281,6 +291,41 @@ export const reportsRoutes: FastifyPluginAsyncZod<{
         .send(csvReadable(stream));
     },
   );
+
+  for (const format of ['svg', 'png'] as const) {
+    app.get(
+      `/studio/reports/:report_id/charts/:block.${format}`,
+      {
+        config: read,
+        schema: {
+          operationId: `studio_reports_chart_${format}`,
+          tags,
+          summary:
+            format === 'svg'
+              ? 'A chart block drawn by the server as SVG, safe to inline (no script, no outside reference), from the rows a run of it gives; `param.<name>` sets a parameter'
+              : 'A chart block drawn by the server as PNG (twice the pixels of `width`, on the theme’s paper), as its SVG',
+          params: ChartBlockParamsSchema,
+          querystring: ChartDrawingQuerySchema,
+          produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
+          response: {
+            200: ChartBodySchema[format],
+            422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+            ...runErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { theme, width } = request.query;
+        const { drawing } = await reports.drawChart(
+          scopeOf(request),
+          request.params.report_id,
+          { block: request.params.block, params: chartParams(request.query), format, theme, width },
+          disconnectSignal(reply),
+        );
+        return sendDrawing(reply, drawing, 'private, no-cache');
+      },
+    );
+  }
 
   app.get(
     '/studio/reports/:report_id/params/:param/options',

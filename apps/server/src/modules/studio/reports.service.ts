@@ -4,7 +4,12 @@ import {
   blockKind,
   RESERVED_REPORT_SLUGS,
   cacheSeconds,
+  CHART_LOOKS,
+  CHART_PARAM_PREFIX,
   coerceParamValue,
+  fullChartSpec,
+  type ChartFormat,
+  type ChartTheme,
   REPORT_PAGE_SIZE_DEFAULT,
   REPORT_PARAM_OPTIONS_MAX,
   reportMessages,
@@ -31,6 +36,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '../../lib/errors.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { ChartDrawer, ChartDrawing } from './charts/chart-drawing.js';
 import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
 import type { ParamValue, RowStream, StudioEngine, StudioScope } from './engine/engine.js';
 import { parseDefinition } from './parsed-definitions.js';
@@ -55,6 +61,15 @@ import {
   slugsLike,
   type ReportWithText,
 } from './reports.repository.js';
+
+/** What a chart drawing is asked for: a block, its parameters, the format, theme and width. */
+export interface ChartRequest {
+  block: string;
+  params: ReportRun['params'];
+  format: ChartFormat;
+  theme: ChartTheme;
+  width: number;
+}
 
 const reportNotFound = () => new AppError('report_not_found', reportMessages.notFound);
 const versionNotFound = () => new AppError('report_not_found', reportMessages.versionNotFound);
@@ -155,10 +170,12 @@ export function createReportsService(deps: {
   clock: Clock;
   audit: AuditService;
   engine: Pick<StudioEngine, 'run' | 'exportRows'>;
+  /** Draws chart blocks to SVG and PNG, and keeps the drawings for the runs' cache time. */
+  charts: ChartDrawer;
   /** Whether an agent answer with a block is the saver's own in the tenant (a save drafted with the agent names one). */
   ownsAgentAnswer: (actor: Actor, scope: StudioScope, messageId: string) => Promise<boolean>;
 }) {
-  const { db, clock, audit, engine } = deps;
+  const { db, clock, audit, engine, charts } = deps;
 
   /** True when the save names an answer of the saver's; a name of anything else is a 422. */
   async function draftedWithAgent(actor: Actor, scope: StudioScope, messageId: string | undefined): Promise<boolean> {
@@ -258,6 +275,54 @@ export function createReportsService(deps: {
       ttlSeconds: cacheSeconds(report.definition.cache),
     };
     return runBlock(scope, report.definition, request, cache, signal);
+  }
+
+  /**
+   * A chart block of a saved report drawn as `format`: its rows run as any run of it (and cached so),
+   * then drawn once per rows, theme and width and kept as long. A block that is not a chart is a 404;
+   * a parameter the report lacks or cannot take is a 422 at its place in the query.
+   */
+  async function drawBlock(
+    scope: StudioScope,
+    report: ReportRecord,
+    request: ChartRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<ChartDrawing> {
+    const block = report.definition.blocks.find((candidate) => candidate.id === request.block);
+    if (!block?.chart) throw new AppError('not_found', reportMessages.notAChart);
+    const ttlSeconds = cacheSeconds(report.definition.cache);
+    const cache = { key: `${report.id}:${report.version}:${block.id}`, ttlSeconds };
+    let result: ReportRunResult;
+    try {
+      result = await runBlock(
+        scope,
+        report.definition,
+        { block: block.id, params: request.params, skip: 0 },
+        cache,
+        signal,
+      );
+    } catch (error) {
+      // The parameters came in the query (param.<name>), not in a body.
+      if (error instanceof AppError && Array.isArray(error.detail)) {
+        throw new AppError(
+          'validation_failed',
+          error.detail.map((problem) => ({
+            ...problem,
+            loc:
+              problem.loc[0] === 'body' && problem.loc[1] === 'params'
+                ? ['query', `${CHART_PARAM_PREFIX}${String(problem.loc[2])}`]
+                : problem.loc,
+          })),
+        );
+      }
+      throw error;
+    }
+    const values = result.rows.map((row) =>
+      Object.fromEntries(result.columns.map((column, index) => [column.name, row[index]])),
+    );
+    const look = CHART_LOOKS[request.theme];
+    const spec = fullChartSpec(block.chart.spec, values, block.title ?? 'Chart', look, request.width);
+    return charts.draw(spec, request.format, { background: look.background, ttlSeconds: Math.max(ttlSeconds, 60) });
   }
 
   return {
@@ -489,6 +554,20 @@ export function createReportsService(deps: {
 
     recordById,
     runRecord,
+
+    /** A chart block of a report the caller sees, drawn as SVG or PNG (`GET …/charts/{block}.svg|png`). */
+    async drawChart(scope: StudioScope, key: string, request: ChartRequest, signal?: AbortSignal) {
+      const report = await resolve(scope, key);
+      return { report, drawing: await drawBlock(scope, report, request, signal) };
+    },
+
+    /** A chart block of a report by id as an embed draws it (its caller checked the token). */
+    async drawChartById(scope: StudioScope, reportId: string, request: ChartRequest, signal?: AbortSignal) {
+      return drawBlock(scope, await recordById(scope, reportId), request, signal);
+    },
+
+    /** A chart block of a report already read, as a share link draws it (its caller checked the link). */
+    drawRecord: drawBlock,
 
     /** One block of an unsaved definition (the editor's live preview): never cached. */
     async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {

@@ -1,7 +1,6 @@
 import type { SharedBlock, ReportParamPublic, ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
-import { startChartWorker } from './chart/chart-picture.js';
 import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
 
 // What a report's view asks the server for, read from its URL. The viewer renders from it and the
@@ -102,8 +101,8 @@ export function blockState(
 const LOADER_PREFETCHED_RUNS = 4;
 
 /**
- * Starts what a report's view will ask for: its definition, then the first blocks' rows and, with
- * a chart, the chart library. Nothing is awaited: the route renders as soon as its code is in, and the
+ * Starts what a report's view will ask for: its definition, then the first blocks' rows (a chart's
+ * drawing is the server's, asked for with them by the viewer). Nothing is awaited: the route renders as soon as its code is in, and the
  * viewer's queries pick up the answers in flight. Failures are the viewer's to show.
  */
 export function prefetchReportView(reportKey: string, search: URLSearchParams): void {
@@ -112,8 +111,6 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams): 
     .ensureQueryData(reportQueryOptions(reportKey))
     .then((report) => {
       const params = paramValues(report.params, search);
-      // Vega, Vega-Lite and the interpreter load in the worker that draws the charts (decision 055).
-      if (report.blocks.some((block) => block.kind === 'chart')) startChartWorker();
       const runs = report.blocks.filter((block) => block.kind !== 'text').slice(0, LOADER_PREFETCHED_RUNS);
       for (const block of runs) {
         void client.prefetchQuery(

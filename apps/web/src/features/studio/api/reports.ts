@@ -1,10 +1,13 @@
-import type {
-  ReportExport,
-  ReportParamOptions,
-  ReportPublic,
-  ReportRun,
-  ReportRunResult,
-  Reports,
+import {
+  CHART_PARAM_PREFIX,
+  type ChartFormat,
+  type ChartTheme,
+  type ReportExport,
+  type ReportParamOptions,
+  type ReportPublic,
+  type ReportRun,
+  type ReportRunResult,
+  type Reports,
 } from '@dataplatform/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiDownload, apiRequest, type DownloadedFile } from '../../../lib/api-client.js';
@@ -96,4 +99,38 @@ export function paramOptionsQueryOptions(reportId: string, version: number, para
 /** `POST /studio/reports/{id}/export`: every row of a table block as a CSV file. */
 export function exportBlock(reportId: string, request: ReportExport): Promise<DownloadedFile> {
   return apiDownload(`/studio/reports/${encodeURIComponent(reportId)}/export`, { json: request });
+}
+
+/** Where a saved report's chart block is drawn by the server, and the parameters it is drawn with. */
+export interface ChartSource {
+  reportId: string;
+  block: string;
+  params: Record<string, string>;
+  /** The file name a download takes, without its extension. */
+  name: string;
+}
+
+/** The path and query of `GET /studio/reports/{id}/charts/{block}.svg|png`. */
+function chartPath(source: ChartSource, format: ChartFormat, theme: ChartTheme, width: number): string {
+  const query = new URLSearchParams({ theme, width: String(width) });
+  for (const [name, value] of Object.entries(source.params)) query.set(`${CHART_PARAM_PREFIX}${name}`, value);
+  return `/studio/reports/${encodeURIComponent(source.reportId)}/charts/${encodeURIComponent(source.block)}.${format}?${query}`;
+}
+
+/** The server's SVG of a chart block (checked safe to inline there), `width` pixels wide. */
+export function chartSvg(source: ChartSource, theme: ChartTheme, width: number, signal?: AbortSignal): Promise<string> {
+  return apiRequest<string>({ path: chartPath(source, 'svg', theme, width), signal });
+}
+
+/** A chart block drawn by the server as a file to download. */
+export function downloadChart(
+  source: ChartSource,
+  format: ChartFormat,
+  theme: ChartTheme,
+  width: number,
+): Promise<DownloadedFile> {
+  return apiDownload(chartPath(source, format, theme, width)).then(({ blob }) => ({
+    blob,
+    filename: `${source.name}.${format}`,
+  }));
 }

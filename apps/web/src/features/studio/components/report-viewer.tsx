@@ -8,7 +8,7 @@ import { ReportLoadFailure } from './report-load-failure.js';
 import type { DownloadedFile } from '../../../lib/api-client.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { exportBlock, reportQueryOptions, runBlockQueryOptions } from '../api/reports.js';
+import { exportBlock, reportQueryOptions, runBlockQueryOptions, type ChartSource } from '../api/reports.js';
 import {
   PAGE_PREFIX,
   SORT_PREFIX,
@@ -39,6 +39,8 @@ export interface BlockRunner {
   useRun: (request: ReportRun, enabled: boolean) => UseQueryResult<ReportRunResult>;
   /** A table's whole result as a file, where the viewer offers it. */
   download?: (request: ReportExport) => Promise<DownloadedFile>;
+  /** Where the server draws a chart block (its SVG first, Download PNG and SVG); without: drawn here. */
+  chartSource?: (block: SharedBlock, params: ParamValues) => ChartSource;
 }
 
 /** One block, running its own query: it loads, fails and retries without the others. */
@@ -66,7 +68,16 @@ function Block({ block, params, runner }: { block: SharedBlock; params: ParamVal
     result !== undefined && result.rows.length === 0 && page === 0,
   );
   if (block.kind === 'kpi') return <KpiBlock block={block} result={result} state={state} />;
-  if (block.kind === 'chart') return <ChartBlock block={block} result={result} state={state} />;
+  if (block.kind === 'chart') {
+    return (
+      <ChartBlock
+        block={block}
+        result={result}
+        state={state}
+        {...(runner.chartSource ? { source: runner.chartSource(block, params) } : {})}
+      />
+    );
+  }
 
   const setPage = (next: number) =>
     setSearch(
@@ -165,6 +176,12 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
     if (!data) return undefined;
     return {
       useRun: (request, enabled) => useQuery({ ...runBlockQueryOptions(data.id, data.version, request), enabled }),
+      chartSource: (block, params) => ({
+        reportId: data.id,
+        block: block.id,
+        params,
+        name: `${data.slug}-${block.id}`,
+      }),
       download: (request) => exportBlock(data.id, request),
     };
   }, [report.data]);

@@ -3,8 +3,13 @@ import Typography from '@mui/material/Typography';
 import { useColorScheme, useTheme } from '@mui/material/styles';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { LoadingLine } from '../../../components/loading-line.js';
+import { ApiError, errorText } from '../../../lib/api-error.js';
+import { CHART_LOOKS, fullChartSpec } from '@dataplatform/contract';
 import { drawChartPicture } from '../chart/chart-picture.js';
-import { fullChartSpec, specProblem } from '../chart/chart-spec.js';
+import { specProblem } from '../chart/chart-spec.js';
+
+/** The server's refusal to draw a chart, told as it is. */
+class ChartRefused extends Error {}
 
 /** How long a resize settles before the chart is drawn again at the new width. */
 const RESIZE_SETTLE_MS = 150;
@@ -46,50 +51,85 @@ function svgNode(svg: string): Node {
 }
 
 /**
- * A Vega-Lite chart of the rows a block's query answered (decision 055). It is first drawn as a
- * picture in a worker, so Vega's work stays off the page's main thread; when a person points at it,
- * the live view (with tooltips) loads and takes its place. This module has no Vega in it: the worker
- * loads with the report's first chart, the live view with the first pointer on a chart. Colours come
- * from the app's theme.
+ * A Vega-Lite chart of the rows a block's query answered. A saved report's chart is first the SVG the
+ * server drew of it (`picture`, decision 064): the page inlines it and runs no Vega for it. Otherwise
+ * (the editor's preview, the agent's answers) it is drawn as a picture in a worker, so Vega's work
+ * stays off the page's main thread (decision 055). When a person points at it, the live view (with
+ * tooltips) loads and takes its place. This module has no Vega in it. Colours come from the app's
+ * theme, the same the server draws with (CHART_LOOKS).
  */
 export default function VegaChart({
   spec,
   values,
   description,
+  picture,
 }: {
   spec: Record<string, unknown>;
   values: Record<string, unknown>[];
   description: string;
+  /** The server's SVG of the chart at a width and theme; absent: drawn in the browser. */
+  picture?: (theme: 'light' | 'dark', width: number, signal: AbortSignal) => Promise<string>;
 }) {
   const element = useRef<HTMLDivElement>(null);
   const width = useContentWidth(element);
   const [live, setLive] = useState(false);
-  // Why the chart could not be drawn ('' when Vega gave no reason worth telling); undefined when it was.
+  // What to tell of a chart that could not be drawn; undefined when it was.
   const [failure, setFailure] = useState<string>();
   // Until the first drawing is in: a loading line (a redrawing chart keeps its last drawing meanwhile).
   const [drawn, setDrawn] = useState(false);
   const theme = useTheme();
-  // The palette may hold CSS variables, which SVG attributes cannot resolve: the colours as computed,
-  // drawn again when the scheme in use changes (the toggle, or the system's when it decides).
+  // The scheme in use (the toggle, or the system's when it decides): the chart is drawn again in its
+  // colours (CHART_LOOKS: SVG attributes cannot resolve the palette's CSS variables).
   const { mode: chosen, systemMode } = useColorScheme();
   const mode = chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode);
+
+  // The server's drawing needs neither the spec nor the rows here (the server runs the block itself):
+  // it starts with the block's run, not after it, and new rows of the same drawing draw nothing again.
+  // The browser's drawing (no server drawing, one that failed, or the live view) follows the rows.
+  const [serverFailed, setServerFailed] = useState(false);
+  const fromServer = picture !== undefined && !live && !serverFailed;
+  const inputs = fromServer ? undefined : { spec, values, description };
+  const inputSpec = inputs?.spec;
+  const inputValues = inputs?.values;
+  const inputDescription = inputs?.description;
 
   useEffect(() => {
     const target = element.current;
     if (!target || !width) return;
-    const style = getComputedStyle(target);
-    const look = { text: style.color, grid: style.borderColor, font: theme.typography.fontFamily ?? 'sans-serif' };
-    const full = fullChartSpec(spec, values, description, look, width);
+    const scheme = mode === 'dark' ? 'dark' : 'light';
     let cancelled = false;
+    const aborted = new AbortController();
     let finalize: (() => void) | undefined;
+    const shown = (svg: string) => {
+      target.replaceChildren(svgNode(svg));
+      setDrawn(true);
+      setFailure(undefined);
+    };
     const draw = async () => {
+      if (picture && !live && !serverFailed) {
+        const svg = await picture(scheme, width, aborted.signal).catch((error: unknown) => {
+          // The server refused the spec (chart_refused): the browser would not draw it either.
+          if (error instanceof ApiError && error.status === 422) throw new ChartRefused(errorText(error));
+          return null;
+        });
+        if (cancelled) return;
+        // A drawing the server could not make for another reason (a network that failed) is drawn here.
+        if (svg === null) setServerFailed(true);
+        else shown(svg);
+        return;
+      }
+      const full = fullChartSpec(
+        inputSpec ?? {},
+        inputValues ?? [],
+        inputDescription ?? '',
+        CHART_LOOKS[scheme],
+        width,
+      );
       if (!live) {
         const svg = await drawChartPicture(full);
         if (cancelled) return;
         if (svg !== null) {
-          target.replaceChildren(svgNode(svg));
-          setDrawn(true);
-          setFailure(undefined);
+          shown(svg);
           return;
         }
       }
@@ -105,13 +145,20 @@ export default function VegaChart({
       if (cancelled) return;
       target.replaceChildren();
       setDrawn(true);
-      setFailure(specProblem(error));
+      if (error instanceof ChartRefused) setFailure(error.message);
+      else {
+        const problem = specProblem(error);
+        setFailure(
+          problem ? `The chart could not be drawn: ${problem}` : 'The chart could not be drawn from its spec.',
+        );
+      }
     });
     return () => {
       cancelled = true;
+      aborted.abort();
       finalize?.();
     };
-  }, [spec, values, description, mode, theme.typography.fontFamily, width, live]);
+  }, [inputSpec, inputValues, inputDescription, mode, width, live, picture, serverFailed]);
 
   // The SVG is a picture of the numbers: a screen reader gets the description here and the numbers
   // from "View as table".
@@ -127,7 +174,7 @@ export default function VegaChart({
       />
       {failure !== undefined && (
         <Typography role="alert" variant="body2" color="error">
-          {failure ? `The chart could not be drawn: ${failure}` : 'The chart could not be drawn from its spec.'}
+          {failure}
         </Typography>
       )}
     </>
