@@ -33,3 +33,23 @@ export const AGENT_PREVIEW_ROWS = 50;
 
 /** A result column's name: what `as` must match, so it is a plain SQL identifier. */
 export const AGENT_ALIAS = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export type ColumnClass = 'number' | 'time' | 'boolean' | 'text';
+
+/**
+ * What kind of values a column holds, from the type DuckDB or PostgreSQL reports: the plan compiler
+ * and the guided builder read a column the same way (which aggregates and grains it takes). Here,
+ * beside the other constants without zod, so the builder's first load does not carry the schemas.
+ */
+export function columnClass(type: string): ColumnClass {
+  const t = type.toLowerCase();
+  if (/^(date|time|timestamp|timestamptz|interval)\b|^timestamp/.test(t)) return 'time';
+  if (/^bool/.test(t)) return 'boolean';
+  if (
+    /^(tinyint|smallint|integer|int|bigint|hugeint|utinyint|usmallint|uinteger|ubigint|uhugeint|float|double|real|decimal|numeric|int2|int4|int8|float4|float8|double precision)\b/.test(
+      t,
+    )
+  )
+    return 'number';
+  return 'text';
+}

@@ -227,22 +227,3 @@ export const AgentRunResultSchema = ReportRunResultSchema;
  */
 export const AGENT_STAGES = ['asking', 'checking', 'repairing'] as const;
 export type AgentStage = (typeof AGENT_STAGES)[number];
-
-export type ColumnClass = 'number' | 'time' | 'boolean' | 'text';
-
-/**
- * What kind of values a column holds, from the type DuckDB or PostgreSQL reports: the plan compiler
- * and the guided builder read a column the same way (which aggregates and grains it takes).
- */
-export function columnClass(type: string): ColumnClass {
-  const t = type.toLowerCase();
-  if (/^(date|time|timestamp|timestamptz|interval)\b|^timestamp/.test(t)) return 'time';
-  if (/^bool/.test(t)) return 'boolean';
-  if (
-    /^(tinyint|smallint|integer|int|bigint|hugeint|utinyint|usmallint|uinteger|ubigint|uhugeint|float|double|real|decimal|numeric|int2|int4|int8|float4|float8|double precision)\b/.test(
-      t,
-    )
-  )
-    return 'number';
-  return 'text';
-}
