@@ -109,8 +109,8 @@ test.describe('on a narrow screen', () => {
     await expectNoSeriousA11yViolations(page, 'open drawer');
 
     const links = drawer.getByRole('link');
-    // Studio, Reports, the three solutions, About Us and Contact.
-    await expect(links).toHaveCount(7);
+    // Studio, Reports, Learn, the three solutions, About Us and Contact.
+    await expect(links).toHaveCount(8);
     await page.keyboard.press('Tab');
     await expect(links.first()).toBeFocused();
     await page.keyboard.press('Shift+Tab');
