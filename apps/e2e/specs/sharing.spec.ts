@@ -24,7 +24,40 @@ blocks:
   - id: by_payer
     title: Rates by payer
     table: { sql: "SELECT payer, count(*) AS n FROM rates WHERE billing_code = :code GROUP BY payer ORDER BY payer", page_size: 5 }
+  - id: payers
+    title: Payers charted
+    chart:
+      sql: "SELECT payer, count(*) AS n FROM rates WHERE billing_code = :code GROUP BY payer"
+      spec:
+        mark: bar
+        encoding:
+          y: { field: payer, type: nominal, title: Payer }
+          x: { field: n, type: quantitative, title: Rates }
 `;
+
+/** The API calls each page made, as "METHOD url". */
+const apiCalls = new WeakMap<Page, string[]>();
+function recordApiCalls(page: Page) {
+  const calls: string[] = [];
+  apiCalls.set(page, calls);
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/')) calls.push(`${request.method()} ${request.url()}`);
+  });
+}
+
+/**
+ * What a viewer at the report's own values asks for: the report, whose first runs came with it (no
+ * run is asked for again), and its chart as the server draws it (decision 064), inlined.
+ */
+async function expectOneCallViewer(page: Page, frame: ReturnType<Page['frameLocator']> | Page, drawing: RegExp) {
+  const chart = frame.getByRole('region', { name: 'Payers charted' });
+  await expect(chart.locator('[aria-label$="Use View as table to read its numbers."] svg')).toBeVisible({
+    timeout: 120_000,
+  });
+  const calls = apiCalls.get(page) ?? [];
+  expect(calls.some((call) => drawing.test(call))).toBe(true);
+  expect(calls.filter((call) => /\/run$/.test(call))).toEqual([]);
+}
 
 /** An author (reports:write, embed:manage) and a plain member of a fresh tenant, and a report of the author's. */
 async function arrange(api: AdminApi, request: APIRequestContext, author: TestAccount, member: TestAccount) {
@@ -132,6 +165,7 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       const stranger = await strangerPage(browser, baseURL!, scheme, width);
+      recordApiCalls(stranger.page);
       const response = await stranger.page.goto(new URL(address).pathname);
       expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
       expect(response?.headers()['referrer-policy']).toBe('no-referrer');
@@ -143,6 +177,11 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
       await expect(
         stranger.page.getByRole('region', { name: 'Rates by payer' }).getByText(/^1–5 of \d+$/),
       ).toBeVisible();
+      await expectOneCallViewer(
+        stranger.page,
+        stranger.page,
+        /^GET .*\/api\/v1\/studio\/public\/[^/]+\/charts\/payers\.svg\?/,
+      );
       await expect(stranger.page.getByRole('link', { name: 'Log In' })).toHaveCount(0);
       await expect(stranger.page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
       await expectNoSeriousA11yViolations(stranger.page, `shared report ${width} ${scheme}`);
@@ -194,6 +233,7 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
       exp: Math.floor(Date.now() / 1000) + 600,
     })}`;
     const visitor = await strangerPage(browser, baseURL!, 'dark');
+    recordApiCalls(visitor.page);
     await visitor.page.goto(portal.origin);
     const frame = visitor.page.frameLocator('iframe[title="Embedded report"]');
     await expect(frame.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -201,6 +241,7 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
     await expect(frame.getByRole('region', { name: 'Rates counted' }).getByText(/^[\d,]+$/)).toBeVisible({
       timeout: 120_000,
     });
+    await expectOneCallViewer(visitor.page, frame, /^POST .*\/api\/v1\/studio\/embed\/charts\/payers\.svg$/);
     await shoot(visitor.page, 'embedded');
     await visitor.context.close();
   } finally {

@@ -22,4 +22,5 @@ export * from './agent-blocks.js';
 export * from './learn.js';
 export * from './web-routes.js';
 export * from './studio-charts-constants.js';
+export * from './studio-run-requests.js';
 export * from './studio-charts.js';

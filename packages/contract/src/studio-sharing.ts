@@ -10,6 +10,7 @@ import {
   REPORT_KPI_FORMATS,
   REPORT_PARAM_VALUE_MAX,
   ReportParamPublicSchema,
+  ReportRunResultSchema,
   ReportRunSchema,
 } from './studio-reports.js';
 
@@ -136,7 +137,11 @@ export function sharedReportBlock(block: ReportBlock, textHtml: (markdown: strin
   return { ...base, html: textHtml(block.text ?? '') };
 }
 
-/** `GET /studio/public/{token}`: the report a link shows. */
+/**
+ * `GET /studio/public/{token}`: the report a link shows and, in `first_runs`, what its viewer asks for
+ * first (`runRequestOf` each block at the shown values, first page) already run, so that opening a link is
+ * one call however many blocks it has. A block whose run failed is left out: the viewer asks for it.
+ */
 export const SharedReportSchema = z.object({
   title: z.string(),
   description: z.string().nullable(),
@@ -144,6 +149,7 @@ export const SharedReportSchema = z.object({
   params: z.array(ReportParamPublicSchema.omit({ options_sql: true }).extend({ locked: z.boolean() })),
   blocks: z.array(SharedBlockSchema),
   expires_at: z.iso.datetime().nullable(),
+  first_runs: z.array(z.object({ request: ReportRunSchema, result: ReportRunResultSchema })),
 });
 export type SharedReport = z.infer<typeof SharedReportSchema>;
 

@@ -303,12 +303,17 @@ export function apiUpload<T>(options: UploadOptions): Promise<T> {
 
 /**
  * A file from the API (bearer token and X-Tenant-ID as on every call), with its server-given name;
- * a POST when the file is made from a JSON request (a report table's CSV).
+ * a POST when the file is made from a JSON request (a report table's CSV); sent as nobody for the
+ * viewers of a share link or an embed token.
  */
-export function apiDownload(path: string, request: { json?: unknown } = {}): Promise<DownloadedFile> {
+export function apiDownload(
+  path: string,
+  request: { json?: unknown; anonymous?: boolean } = {},
+): Promise<DownloadedFile> {
   return apiRequest<DownloadedFile>({
     path,
     responseType: 'blob',
     ...(request.json !== undefined ? { method: 'POST' as const, json: request.json } : {}),
+    ...(request.anonymous ? { anonymous: true } : {}),
   });
 }

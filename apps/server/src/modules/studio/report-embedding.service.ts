@@ -22,7 +22,7 @@ import { AppError, badRequest, forbidden } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ParamValue, StudioScope } from './engine/engine.js';
-import type { ReportSharingService } from './report-sharing.service.js';
+import { withFirstRuns, type ReportSharingService } from './report-sharing.service.js';
 import type { ChartDrawing } from './charts/chart-drawing.js';
 import type { ReportsService } from './reports.service.js';
 
@@ -60,7 +60,7 @@ export function createReportEmbeddingService(deps: {
   clock: Clock;
   audit: AuditService;
   secrets: SecretBox;
-  reports: Pick<ReportsService, 'recordById' | 'runById' | 'drawChartById'>;
+  reports: Pick<ReportsService, 'recordById' | 'runById' | 'runRecord' | 'drawChartById'>;
   sharing: Pick<ReportSharingService, 'sharedView'>;
   /** The app's own origin (FRONTEND_HOST): its pages call the embed API. */
   ownOrigin: string;
@@ -199,10 +199,19 @@ export function createReportEmbeddingService(deps: {
     },
 
     /** The report an embed token shows, as a share link shows it, its locked values marked. */
-    async embeddedReport(body: { report_id: string; token: string }, origin?: string): Promise<SharedReport> {
+    async embeddedReport(
+      body: { report_id: string; token: string },
+      origin?: string,
+      signal?: AbortSignal,
+    ): Promise<SharedReport> {
       const { scope, locked } = await check(body.report_id, body.token, origin);
       const record = await deps.reports.recordById(scope, body.report_id);
-      return deps.sharing.sharedView(record, locked, null);
+      return withFirstRuns(
+        deps.sharing.sharedView(record, locked, null),
+        (request) =>
+          deps.reports.runRecord(scope, record, { ...request, params: forceLocked(request.params, locked) }, signal),
+        signal,
+      );
     },
 
     /** One block of the embedded report with the token's values forced: another value for one is a 403. */

@@ -142,6 +142,13 @@ describe('embedding (issue 58)', () => {
       payload: { block: 'total', params: { code: '99214' } },
     });
     expect(embedded.json<{ rows: unknown[][] }>().rows).toEqual(direct.json<{ rows: unknown[][] }>().rows);
+    // The report came with its blocks' first runs, the locked value forced in them too.
+    const firstRuns = shown.json<SharedReport>().first_runs;
+    expect(firstRuns.map((first) => first.request)).toEqual([
+      { block: 'total', params: { code: '99214' }, skip: 0 },
+      { block: 'by_payer', params: { code: '99214' }, skip: 0 },
+    ]);
+    expect(firstRuns[0]!.result.rows).toEqual(direct.json<{ rows: unknown[][] }>().rows);
     expect((await run(token, { code: '99214' })).statusCode).toBe(200);
     const overridden = await run(token, { code: '99213' });
     expect(overridden.statusCode).toBe(403);

@@ -201,7 +201,8 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'studio_public_report',
         tags,
-        summary: 'The report a share link shows, without its SQL (no account needed); 410 once revoked or expired',
+        summary:
+          'The report a share link shows, without its SQL, with each block’s first run (no account needed); 410 once revoked or expired',
         params: ShareTokenParamsSchema,
         response: {
           200: SharedReportSchema,
@@ -214,7 +215,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return sharing.sharedReport(request.params.token);
+      return sharing.sharedReport(request.params.token, disconnectSignal(reply));
     },
   );
 
@@ -356,7 +357,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return embedding.embeddedReport(request.body, request.headers.origin);
+      return embedding.embeddedReport(request.body, request.headers.origin, disconnectSignal(reply));
     },
   );
 

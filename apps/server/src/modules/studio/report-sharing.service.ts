@@ -8,6 +8,7 @@ import {
   REPORT_LINK_LIFETIME_MAX_DAYS,
   REPORT_LINKS_MAX,
   reportMessages,
+  runRequestOf,
   sharedReportBlock,
   sharingMessages,
   type ReportAudience,
@@ -72,9 +73,11 @@ function toLink(link: ReportLinkRow, now: Date): ReportLink {
   };
 }
 
-/** A block as a link shows it: what to draw, never its SQL. */
+/** A report as a link or an embed shows it, before its first runs. */
+export type SharedView = Omit<SharedReport, 'first_runs'>;
+
 /** A report as a link or an embed shows it: no SQL, the locked parameters marked with their values. */
-function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, expiresAt: Date | null): SharedReport {
+function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, expiresAt: Date | null): SharedView {
   return {
     title: record.definition.title,
     description: record.definition.description ?? null,
@@ -86,6 +89,28 @@ function sharedView(record: ReportRecord, locked: Record<string, ParamValue>, ex
     blocks: record.definition.blocks.map((block) => sharedReportBlock(block, reportTextHtml)),
     expires_at: expiresAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The view with what its viewer asks for first already run (`runRequestOf` each block at the
+ * values shown: the defaults, a locked one's value), the runs side by side. A run that fails is left
+ * out, for the viewer to ask for and tell; an abandoned request stops them all.
+ */
+export async function withFirstRuns(
+  view: SharedView,
+  run: (request: ReportRun) => Promise<ReportRunResult>,
+  signal?: AbortSignal,
+): Promise<SharedReport> {
+  const shown = Object.fromEntries(
+    view.params.map((param) => [param.name, param.default === null ? '' : String(param.default)]),
+  );
+  const requests = view.blocks.filter((block) => block.kind !== 'text').map((block) => runRequestOf(block, shown));
+  const settled = await Promise.allSettled(requests.map((request) => run(request)));
+  signal?.throwIfAborted();
+  const first_runs = settled.flatMap((outcome, index) =>
+    outcome.status === 'fulfilled' ? [{ request: requests[index]!, result: outcome.value }] : [],
+  );
+  return { ...view, first_runs };
 }
 
 /** `params` with the link's fixed values forced; another value for a fixed one is a 403. */
@@ -109,7 +134,7 @@ interface LinkGrant {
   scope: StudioScope;
   record: ReportRecord;
   /** The report as the link shows it (its text blocks rendered once, not on every call). */
-  view: SharedReport;
+  view: SharedView;
 }
 
 /**
@@ -307,8 +332,14 @@ export function createReportSharingService(deps: {
     },
 
     /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
-    async sharedReport(token: string): Promise<SharedReport> {
-      return (await liveLink(token)).view;
+    /** The report a link shows, with its first runs: opening a link is one call. */
+    async sharedReport(token: string, signal?: AbortSignal): Promise<SharedReport> {
+      const { link, scope, record, view } = await liveLink(token);
+      return withFirstRuns(
+        view,
+        (request) => reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal),
+        signal,
+      );
     },
 
     sharedView,

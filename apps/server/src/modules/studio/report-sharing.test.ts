@@ -214,6 +214,15 @@ describe('share links (issue 58)', () => {
       payload: { block: 'total', params: { code: '99214' } },
     });
     expect(fixed.json<{ rows: unknown[][] }>().rows).toEqual(direct.json<{ rows: unknown[][] }>().rows);
+    // Opening the link ran what its viewer asks for first: each block at the values shown, a table's
+    // first page, so the viewer needs no other call.
+    expect(shared.first_runs.map((first) => first.request)).toEqual([
+      { block: 'total', params: { code: '99214', state: '' }, skip: 0 },
+      { block: 'by_payer', params: { code: '99214', state: '' }, skip: 0, limit: 5 },
+    ]);
+    expect(shared.first_runs[0]!.result.rows).toEqual(direct.json<{ rows: unknown[][] }>().rows);
+    expect(shared.first_runs[1]!.result.count).toBe(12);
+    expect(shared.first_runs[1]!.result.rows).toHaveLength(5);
     expect((await run({ state: 'CA' })).statusCode).toBe(200);
     const overridden = await run({ code: '99213' });
     expect(overridden.statusCode).toBe(403);

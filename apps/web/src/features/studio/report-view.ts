@@ -1,4 +1,4 @@
-import type { SharedBlock, ReportParamPublic, ReportRun } from '@dataplatform/contract';
+import { runRequestOf, type SharedBlock, type ReportParamPublic, type ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
 import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
@@ -48,26 +48,9 @@ export function blockPage(block: SharedBlock, search: URLSearchParams): number {
   return Math.max(0, Number.parseInt(search.get(PAGE_PREFIX + block.id) ?? '1', 10) - 1 || 0);
 }
 
-/** The run request of one block at a page (from 0) and sort: a table's page of rows, else all. */
-export function runRequest(
-  block: SharedBlock,
-  params: ParamValues,
-  page: number,
-  sort: ColumnSort | undefined,
-): ReportRun {
-  const pageSize = block.table?.page_size ?? 0;
-  return {
-    block: block.id,
-    params,
-    skip: block.table ? page * pageSize : 0,
-    ...(block.table ? { limit: pageSize } : {}),
-    ...(sort ? { sort: [sort] } : {}),
-  };
-}
-
 /** The run request of one block, its page and sort read from the URL. */
 export function blockRunRequest(block: SharedBlock, params: ParamValues, search: URLSearchParams): ReportRun {
-  return runRequest(block, params, blockPage(block, search), parseSort(search.get(SORT_PREFIX + block.id)));
+  return runRequestOf(block, params, blockPage(block, search), parseSort(search.get(SORT_PREFIX + block.id)));
 }
 
 /** The sort after a press on a column's header: ascending first, then the other way. */

@@ -6,7 +6,8 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { runAnswerQueryOptions } from '../api/agent.js';
-import { blockState, nextSort, runRequest, type ColumnSort } from '../report-view.js';
+import { runRequestOf } from '@dataplatform/contract';
+import { blockState, nextSort, type ColumnSort } from '../report-view.js';
 import type { AnswerBlock } from './answer-block.js';
 import { DrawnBlock, Folded, useAnswerBlock, WithAnswerBlock } from './drawn-block.js';
 
@@ -22,7 +23,7 @@ function AnswerRun({
 }) {
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<ColumnSort | undefined>(undefined);
-  const { block: _block, params: _params, ...request } = runRequest(block.shown, {}, page, sort);
+  const { block: _block, params: _params, ...request } = runRequestOf(block.shown, {}, page, sort);
   const run = useQuery(runAnswerQueryOptions(conversationId, messageId, request));
   const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
   return (

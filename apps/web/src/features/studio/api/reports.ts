@@ -101,36 +101,43 @@ export function exportBlock(reportId: string, request: ReportExport): Promise<Do
   return apiDownload(`/studio/reports/${encodeURIComponent(reportId)}/export`, { json: request });
 }
 
-/** Where a saved report's chart block is drawn by the server, and the parameters it is drawn with. */
+/**
+ * Where the server draws a chart block (decision 064): a saved report's, a share link's or an embed
+ * token's drawing of it, with the parameters it is drawn with. The viewer inlines its SVG first and
+ * offers its PNG and SVG as files.
+ */
 export interface ChartSource {
-  reportId: string;
-  block: string;
-  params: Record<string, string>;
+  /** Equal keys name the same drawing (the block, its report or grant, and its parameters). */
+  key: string;
   /** The file name a download takes, without its extension. */
   name: string;
+  /** The server's SVG (checked safe to inline there), `width` pixels wide. */
+  svg: (theme: ChartTheme, width: number, signal?: AbortSignal) => Promise<string>;
+  /** The drawing as a file to download. */
+  file: (format: ChartFormat, theme: ChartTheme, width: number) => Promise<DownloadedFile>;
 }
 
-/** The path and query of `GET /studio/reports/{id}/charts/{block}.svg|png`. */
-function chartPath(source: ChartSource, format: ChartFormat, theme: ChartTheme, width: number): string {
+/** `theme`, `width` and each parameter as `param.<name>`: the query of a chart drawn by GET. */
+export function chartQuery(params: Record<string, string>, theme: ChartTheme, width: number): URLSearchParams {
   const query = new URLSearchParams({ theme, width: String(width) });
-  for (const [name, value] of Object.entries(source.params)) query.set(`${CHART_PARAM_PREFIX}${name}`, value);
-  return `/studio/reports/${encodeURIComponent(source.reportId)}/charts/${encodeURIComponent(source.block)}.${format}?${query}`;
+  for (const [name, value] of Object.entries(params)) query.set(`${CHART_PARAM_PREFIX}${name}`, value);
+  return query;
 }
 
-/** The server's SVG of a chart block (checked safe to inline there), `width` pixels wide. */
-export function chartSvg(source: ChartSource, theme: ChartTheme, width: number, signal?: AbortSignal): Promise<string> {
-  return apiRequest<string>({ path: chartPath(source, 'svg', theme, width), signal });
-}
-
-/** A chart block drawn by the server as a file to download. */
-export function downloadChart(
-  source: ChartSource,
-  format: ChartFormat,
-  theme: ChartTheme,
-  width: number,
-): Promise<DownloadedFile> {
-  return apiDownload(chartPath(source, format, theme, width)).then(({ blob }) => ({
-    blob,
-    filename: `${source.name}.${format}`,
-  }));
+/** A saved report's chart: `GET /studio/reports/{id}/charts/{block}.svg|png`. */
+export function reportChartSource(
+  reportId: string,
+  block: string,
+  params: Record<string, string>,
+  name: string,
+): ChartSource {
+  const path = (format: ChartFormat, theme: ChartTheme, width: number) =>
+    `/studio/reports/${encodeURIComponent(reportId)}/charts/${encodeURIComponent(block)}.${format}?${chartQuery(params, theme, width)}`;
+  return {
+    key: JSON.stringify(['report', reportId, block, params]),
+    name,
+    svg: (theme, width, signal) => apiRequest<string>({ path: path('svg', theme, width), signal }),
+    file: (format, theme, width) =>
+      apiDownload(path(format, theme, width)).then(({ blob }) => ({ blob, filename: `${name}.${format}` })),
+  };
 }

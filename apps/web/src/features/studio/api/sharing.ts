@@ -1,4 +1,6 @@
 import type {
+  ChartFormat,
+  ChartTheme,
   EmbedSecret,
   EmbedSettings,
   ReportAudience,
@@ -11,8 +13,10 @@ import type {
   SharedReport,
 } from '@dataplatform/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
+import { apiDownload, apiRequest } from '../../../lib/api-client.js';
+import { chartQuery, type ChartSource } from './reports.js';
 import { ApiError } from '../../../lib/api-error.js';
+import { getQueryClient } from '../../../lib/query-client.js';
 
 const reportPath = (reportId: string) => `/studio/reports/${encodeURIComponent(reportId)}`;
 
@@ -102,12 +106,24 @@ const viewerRun = {
   staleTime: 60_000,
 } as const;
 
-/** `GET /studio/public/{token}`: the report a share link shows, sent as nobody. */
+/**
+ * The report's first runs (each block's first page at the values shown) kept as the answers to the
+ * viewer's own run requests: a viewer at those values asks for none of them again.
+ */
+function keepFirstRuns(report: SharedReport, runKey: (request: ReportRun) => readonly unknown[]): SharedReport {
+  const client = getQueryClient();
+  for (const { request, result } of report.first_runs) client.setQueryData(runKey(request), result);
+  return report;
+}
+
+/** `GET /studio/public/{token}`: the report a share link shows with its first runs, sent as nobody. */
 export function sharedReportQueryOptions(token: string) {
   return queryOptions({
     queryKey: sharingKeys.shared(token),
     queryFn: ({ signal }) =>
-      apiRequest<SharedReport>({ path: `/studio/public/${encodeURIComponent(token)}`, anonymous: true, signal }),
+      apiRequest<SharedReport>({ path: `/studio/public/${encodeURIComponent(token)}`, anonymous: true, signal }).then(
+        (report) => keepFirstRuns(report, (request) => sharingKeys.sharedRun(token, request)),
+      ),
     retry: false,
     meta: { errorToast: false },
   });
@@ -129,7 +145,7 @@ export function sharedRunQueryOptions(token: string, request: ReportRun) {
   });
 }
 
-/** `POST /studio/embed/report`: the report an embed token shows. */
+/** `POST /studio/embed/report`: the report an embed token shows, with its first runs. */
 export function embeddedReportQueryOptions(reportId: string, token: string) {
   return queryOptions({
     queryKey: sharingKeys.embedded(reportId, token),
@@ -140,7 +156,7 @@ export function embeddedReportQueryOptions(reportId: string, token: string) {
         json: { report_id: reportId, token },
         anonymous: true,
         signal,
-      }),
+      }).then((report) => keepFirstRuns(report, (request) => sharingKeys.embeddedRun(reportId, token, request))),
     retry: false,
     meta: { errorToast: false },
   });
@@ -160,4 +176,51 @@ export function embeddedRunQueryOptions(reportId: string, token: string, request
       }),
     ...viewerRun,
   });
+}
+
+/** A share link's chart: `GET /studio/public/{token}/charts/{block}.svg|png`, sent as nobody. */
+export function sharedChartSource(
+  token: string,
+  block: string,
+  params: Record<string, string>,
+  name: string,
+): ChartSource {
+  const path = (format: ChartFormat, theme: ChartTheme, width: number) =>
+    `/studio/public/${encodeURIComponent(token)}/charts/${encodeURIComponent(block)}.${format}?${chartQuery(params, theme, width)}`;
+  return {
+    key: JSON.stringify(['shared', token, block, params]),
+    name,
+    svg: (theme, width, signal) => apiRequest<string>({ path: path('svg', theme, width), anonymous: true, signal }),
+    file: (format, theme, width) =>
+      apiDownload(path(format, theme, width), { anonymous: true }).then(({ blob }) => ({
+        blob,
+        filename: `${name}.${format}`,
+      })),
+  };
+}
+
+/**
+ * An embedded report's chart: `POST /studio/embed/charts/{block}.svg|png`, the token in the body (never
+ * in a URL), the token's locked values forced by the server.
+ */
+export function embeddedChartSource(
+  reportId: string,
+  token: string,
+  block: string,
+  params: Record<string, string>,
+  name: string,
+): ChartSource {
+  const path = (format: ChartFormat) => `/studio/embed/charts/${encodeURIComponent(block)}.${format}`;
+  const body = (theme: ChartTheme, width: number) => ({ report_id: reportId, token, params, theme, width });
+  return {
+    key: JSON.stringify(['embedded', reportId, token, block, params]),
+    name,
+    svg: (theme, width, signal) =>
+      apiRequest<string>({ method: 'POST', path: path('svg'), json: body(theme, width), anonymous: true, signal }),
+    file: (format, theme, width) =>
+      apiDownload(path(format), { json: body(theme, width), anonymous: true }).then(({ blob }) => ({
+        blob,
+        filename: `${name}.${format}`,
+      })),
+  };
 }

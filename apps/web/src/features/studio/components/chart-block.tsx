@@ -7,7 +7,7 @@ import { closePopupMenu, PopupMenu, PopupMenuItem, popupMenuButtonProps } from '
 import { errorText } from '../../../lib/api-error.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { chartSvg, downloadChart, type ChartSource } from '../api/reports.js';
+import type { ChartSource } from '../api/reports.js';
 import type { BlockState } from '../report-view.js';
 import { BlockFrame } from './block-frame.js';
 import { ResultTable } from './result-table.js';
@@ -15,16 +15,17 @@ import VegaChart from './vega-chart.js';
 import { startChartWorker } from '../chart/chart-picture.js';
 
 /** "Download" and its menu: the chart as the server draws it, PNG or SVG, in the page's theme and width. */
-function ChartDownload({ source, width }: { source: ChartSource; width: () => number }) {
+function ChartDownload({ source, blockId, width }: { source: ChartSource; blockId: string; width: () => number }) {
   const [busy, setBusy] = useState(false);
   const theme = useTheme();
   const { mode: chosen, systemMode } = useColorScheme();
   const mode = (chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode)) === 'dark' ? 'dark' : 'light';
-  const menuId = `chart-download-${source.block}`;
+  const menuId = `chart-download-${blockId}`;
   const download = (format: ChartFormat) => {
     closePopupMenu(menuId);
     setBusy(true);
-    downloadChart(source, format, mode, width())
+    source
+      .file(format, mode, width())
       .then(({ blob, filename }) => saveFile(blob, filename))
       .catch((error: unknown) => showToast(`The download failed: ${errorText(error)}`, 'error'))
       .finally(() => setBusy(false));
@@ -72,11 +73,10 @@ export function ChartBlock({
       ),
     [result],
   );
-  const sourceKey = source ? JSON.stringify(source) : '';
   const picture = useCallback(
-    (theme: 'light' | 'dark', width: number, signal: AbortSignal) => chartSvg(source!, theme, width, signal),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the source by value: a new object of the same drawing is the same drawing
-    [sourceKey],
+    (theme: 'light' | 'dark', width: number, signal: AbortSignal) => source!.svg(theme, width, signal),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the source by its key: a new object of the same drawing is the same drawing
+    [source?.key],
   );
   const spec = block.chart!.spec;
   // The server's drawing comes by itself: the chart shows while its rows (for the table and the live
@@ -90,7 +90,11 @@ export function ChartBlock({
       action={
         <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 0.5 }}>
           {source && !asTable ? (
-            <ChartDownload source={source} width={() => Math.round(frame.current?.clientWidth ?? 0) || 640} />
+            <ChartDownload
+              source={source}
+              blockId={block.id}
+              width={() => Math.round(frame.current?.clientWidth ?? 0) || 640}
+            />
           ) : null}
           {result ? (
             <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable}>

@@ -8,7 +8,13 @@ import { ReportLoadFailure } from './report-load-failure.js';
 import type { DownloadedFile } from '../../../lib/api-client.js';
 import { saveFile } from '../../../lib/save-file.js';
 import { showToast } from '../../../lib/toast-store.js';
-import { exportBlock, reportQueryOptions, runBlockQueryOptions, type ChartSource } from '../api/reports.js';
+import {
+  exportBlock,
+  reportChartSource,
+  reportQueryOptions,
+  runBlockQueryOptions,
+  type ChartSource,
+} from '../api/reports.js';
 import {
   PAGE_PREFIX,
   SORT_PREFIX,
@@ -176,12 +182,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
     if (!data) return undefined;
     return {
       useRun: (request, enabled) => useQuery({ ...runBlockQueryOptions(data.id, data.version, request), enabled }),
-      chartSource: (block, params) => ({
-        reportId: data.id,
-        block: block.id,
-        params,
-        name: `${data.slug}-${block.id}`,
-      }),
+      chartSource: (block, params) => reportChartSource(data.id, block.id, params, `${data.slug}-${block.id}`),
       download: (request) => exportBlock(data.id, request),
     };
   }, [report.data]);

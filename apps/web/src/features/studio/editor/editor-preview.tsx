@@ -14,7 +14,8 @@ import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
 import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
-import { blockState, defaultText, nextSort, runRequest, type ColumnSort, type ParamValues } from '../report-view.js';
+import { runRequestOf } from '@dataplatform/contract';
+import { blockState, defaultText, nextSort, type ColumnSort, type ParamValues } from '../report-view.js';
 import { TableBlock } from '../components/table-block.js';
 
 /** One block of the unsaved text, run through `POST /preview` on its own (it loads and fails alone). */
@@ -39,7 +40,7 @@ function PreviewBlock({
     setPagedWith(paramsKey);
     setPage(0);
   }
-  const request = runRequest(block, params, page, sort);
+  const request = runRequestOf(block, params, page, sort);
   const inputs = { source: definition.source, params: definition.params ?? {}, block, request };
   const run = useQuery({
     ...previewQueryOptions({ definition: text, ...request }, inputs),

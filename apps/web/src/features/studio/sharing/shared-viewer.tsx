@@ -13,8 +13,10 @@ import { ApiError, errorText } from '../../../lib/api-error.js';
 import { ParamBar } from '../components/param-bar.js';
 import { ReportBlocks, searchWithParams, type BlockRunner } from '../components/report-viewer.js';
 import {
+  embeddedChartSource,
   embeddedReportQueryOptions,
   embeddedRunQueryOptions,
+  sharedChartSource,
   sharedReportQueryOptions,
   sharedRunQueryOptions,
 } from '../api/sharing.js';
@@ -125,7 +127,10 @@ function SharedReportBody({
 export function SharedReportPage({ token }: { token: string }) {
   const query = useQuery(sharedReportQueryOptions(token));
   const runner = useMemo<BlockRunner>(
-    () => ({ useRun: (request, enabled) => useQuery({ ...sharedRunQueryOptions(token, request), enabled }) }),
+    () => ({
+      useRun: (request, enabled) => useQuery({ ...sharedRunQueryOptions(token, request), enabled }),
+      chartSource: (block, params) => sharedChartSource(token, block.id, params, `shared-${block.id}`),
+    }),
     [token],
   );
   return (
@@ -146,6 +151,7 @@ export function EmbeddedReportPage({ reportId, token }: { reportId: string; toke
   const runner = useMemo<BlockRunner>(
     () => ({
       useRun: (request, enabled) => useQuery({ ...embeddedRunQueryOptions(reportId, token, request), enabled }),
+      chartSource: (block, params) => embeddedChartSource(reportId, token, block.id, params, `report-${block.id}`),
     }),
     [reportId, token],
   );
