@@ -1,83 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { booleanFromEnv, optionalString, storageFromUrl, trustProxyFromEnv } from './config/env-values.js';
+import { defaultRateLimits, type RateLimits } from './config/rate-limits.js';
+import type { AgentConfig, BillingConfig, RedisConfig, StudioConfig } from './config/sections.js';
 import { deriveKey } from './lib/keys.js';
+
+// The environment's variables (EnvSchema), the Config they become, and loadConfig; the sections'
+// shapes, the rate limits and the variables' parsers are in ./config/.
+export { defaultRateLimits, uniformRateLimits, type RateLimitRule } from './config/rate-limits.js';
+export type { AgentConfig, BillingConfig, RedisConfig, StudioConfig } from './config/sections.js';
 
 /** Values shipped in examples; outside `local` the server refuses to start with them. */
 const DEFAULT_SECRETS = new Set(['changethis', 'change-me', 'secret', '']);
-
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-/**
- * Which proxies may speak for the client (Fastify's `trustProxy`): `true` trusts every hop, so the
- * client's own `X-Forwarded-For` entry decides its address — right only behind an edge proxy that
- * overwrites the header (ours does); a comma list of addresses or CIDR ranges trusts those proxies
- * only, so a client cannot forge its address by writing the header itself behind a proxy that
- * appends to it, nor set its own request id by reaching the server directly.
- */
-const trustProxyFromEnv = z.string().transform((value, context): boolean | string[] => {
-  const text = value.trim().toLowerCase();
-  if (['', 'false', '0', 'no'].includes(text)) return false;
-  if (['true', 'yes'].includes(text)) return true;
-  const proxies = text.split(',').map((entry) => entry.trim());
-  const invalid = proxies.filter((entry) => {
-    const [address = '', bits, ...rest] = entry.split('/');
-    const version = isIP(address);
-    if (version === 0 || rest.length > 0) return true;
-    if (bits === undefined) return false;
-    return !/^\d{1,3}$/.test(bits) || Number(bits) > (version === 4 ? 32 : 128);
-  });
-  if (invalid.length > 0) {
-    context.addIssue({
-      code: 'custom',
-      message: `expected true, false or a comma list of proxy addresses or CIDR ranges; not ${invalid.join(', ')}`,
-    });
-    return z.NEVER;
-  }
-  return proxies;
-});
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
-/** Where extract files live (STUDIO_STORAGE_URL): a folder (`file:///…`), or a bucket and prefix (`s3://…`). */
-type StorageUrl = { kind: 'folder'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
-
-function storageFromUrl(value: string, context: z.RefinementCtx): StorageUrl {
-  const refuse = (message: string) => {
-    context.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return refuse('expected file:///absolute/folder or s3://bucket/prefix');
-  }
-  if (url.protocol === 'file:') {
-    if (url.host !== '' && url.host !== 'localhost')
-      return refuse('a file: URL names a folder on this machine (file:///…)');
-    return { kind: 'folder', dir: fileURLToPath(url) };
-  }
-  if (url.protocol === 's3:') {
-    // Bucket names: 3 to 63 lowercase letters, digits, dots and hyphens (S3's own rule).
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname))
-      return refuse('s3://bucket/prefix needs a bucket name');
-    if (url.username !== '' || url.password !== '' || url.search !== '') {
-      return refuse('s3:// takes a bucket and a prefix only; credentials come from the AWS SDK’s usual variables');
-    }
-    const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
-    return { kind: 's3', bucket: url.hostname, prefix };
-  }
-  return refuse('expected file:///absolute/folder or s3://bucket/prefix');
-}
 
 const EnvSchema = z.object({
   ENVIRONMENT: z.enum(['local', 'staging', 'production']).default('local'),
@@ -202,12 +139,6 @@ const EnvSchema = z.object({
 
 export type Environment = z.infer<typeof EnvSchema>['ENVIRONMENT'];
 
-export interface RateLimitRule {
-  /** Requests allowed per window. */
-  max: number;
-  windowMs: number;
-}
-
 export interface Config {
   environment: Environment;
   host: string;
@@ -310,133 +241,7 @@ export interface Config {
   studio: StudioConfig;
   /** The agent's model server (issue 56, docs/decisions/061-the-agent.md). */
   agent: AgentConfig;
-  rateLimits: {
-    loginPerIp: RateLimitRule;
-    /** Failed logins only (see modules/auth/login-throttle.ts). */
-    loginFailuresPerAccountAndIp: RateLimitRule;
-    loginFailuresPerAccount: RateLimitRule;
-    /** Failed two-factor codes only, counted like failed passwords (decision 026). */
-    twoFactorFailuresPerAccountAndIp: RateLimitRule;
-    twoFactorFailuresPerAccount: RateLimitRule;
-    recoveryPerIp: RateLimitRule;
-    recoveryPerAccount: RateLimitRule;
-    resetPerIp: RateLimitRule;
-    signupPerIp: RateLimitRule;
-    signupPerAccount: RateLimitRule;
-    contactPerIp: RateLimitRule;
-    /** Following verification links (decision 029). */
-    verifyEmailPerIp: RateLimitRule;
-    /** Asking for a new verification e-mail, per signed-in account. */
-    verificationMailPerAccount: RateLimitRule;
-    /** Questions to the agent and compiled plans, per signed-in account. */
-    agentPerAccount: RateLimitRule;
-    /** Share links made, per signed-in account. */
-    shareLinksPerAccount: RateLimitRule;
-    /** Views and runs through one share link, whoever holds it. */
-    shareLinkRequests: RateLimitRule;
-    /** Lesson checks (issue 60), per signed-in account: each reads the tenant's Studio tables. */
-    learnChecksPerAccount: RateLimitRule;
-  };
-}
-
-export interface AgentConfig {
-  /** An OpenAI-compatible server's `/v1` URL (AGENT_BASE_URL); unset: no model, the guided builder only. */
-  baseUrl: string | undefined;
-  model: string;
-  /** Sent as the bearer token; never logged, never in an answer. */
-  apiKey: string | undefined;
-  /** One model call, first byte to last, stops after this long (`agent_unavailable`). */
-  timeoutMs: number;
-  /** Failed answers sent back to the model with the check's message before the person is told. */
-  maxRepairs: number;
-  /** Tokens a tenant's questions may use per UTC day (0: no limit). */
-  tokensPerTenantPerDay: number;
-}
-
-export interface StudioConfig {
-  /** Where the demo data set and each tenant's extracts live (`dataDir/studio`). */
-  dir: string;
-  /** Rows of the demo `rates` table (STUDIO_DEMO_ROWS). */
-  demoRows: number;
-  /** A query running longer is interrupted in the engine and answered `query_timeout`. */
-  queryTimeoutMs: number;
-  /** Queries one tenant may run at once; more wait up to `queueWaitMs`, then are answered 429 `too_many_queries`. */
-  maxQueriesPerTenant: number;
-  /** How long a query waits for one of its tenant's slots before a 429 (0: answer 429 at once). */
-  queueWaitMs: number;
-  /** Most rows a chart, KPI or option list may return (more: `result_too_large`). */
-  rowCap: number;
-  /** Most rows a CSV download of a table may hold (more: `result_too_large` before the first row). */
-  exportMaxRows: number;
-  /** A download still streaming after this long is stopped in the engine. */
-  exportTimeoutMs: number;
-  /** DuckDB's memory_limit and threads, per database. */
-  duckdbMemoryLimit: string;
-  duckdbThreads: number;
-  /** Largest extract upload (STUDIO_EXTRACT_MAX_BYTES). */
-  extractMaxBytes: number;
-  /**
-   * An upload's typing into its extract (DuckDB's reader) still running after this long is stopped in
-   * the engine and answered `extract_timeout`; nothing of the upload is kept.
-   */
-  extractConvertTimeoutMs: number;
-  /**
-   * How long an upload's body may take to arrive (its headers have REQUEST_TIMEOUT_SECONDS like any
-   * request's); one still arriving then is answered 408 `request_timeout`.
-   */
-  extractUploadTimeoutMs: number;
-  /** Where extract files live (STUDIO_STORAGE_URL; docs/decisions/060-extract-object-storage.md). */
-  storage: StudioStorageConfig;
-  /** Bytes of extract files an instance keeps in its local cache of an object store (STUDIO_CACHE_MAX_BYTES). */
-  cacheMaxBytes: number;
-}
-
-export type StudioStorageConfig =
-  /** A folder: `dir`, or `extracts` in the Studio folder when unset (the embedded default). */
-  | { kind: 'folder'; dir?: string | undefined }
-  | {
-      kind: 's3';
-      bucket: string;
-      /** Put before every object's key, without slashes at either end ('' for none). */
-      prefix: string;
-      /** Another S3 API endpoint (MinIO, R2, …); unset: the SDK's own (AWS, or AWS_ENDPOINT_URL_S3). */
-      endpoint: string | undefined;
-      /** Unset: the SDK's (AWS_REGION, the profile), else us-east-1. */
-      region: string | undefined;
-      /** Bucket in the path rather than the host name (most S3-compatible servers want it). */
-      forcePathStyle: boolean;
-    };
-
-export interface RedisConfig {
-  /** `redis://` or `rediss://` (TLS), with any user and password in it; never logged. */
-  url: string;
-  /** Put before every key, so several apps (or test runs) can share one Redis. */
-  keyPrefix: string;
-}
-
-export interface BillingConfig {
-  /** `stripe` when STRIPE_SECRET_KEY is set, else the offline `sandbox`. */
-  provider: 'stripe' | 'sandbox';
-  /** Lower-case ISO 4217 code of every plan and charge. */
-  currency: string;
-  stripe:
-    | {
-        secretKey: string;
-        publishableKey: string | undefined;
-        /** Another Stripe API endpoint (a local stand-in); unset: api.stripe.com. */
-        apiBase: string | undefined;
-      }
-    | undefined;
-  /** Verifies `POST /subscriptions/webhook`: STRIPE_WEBHOOK_SECRET, or one derived from SECRET_KEY. */
-  webhookSecret: string;
-  renewal: {
-    /** 0 turns the timer off (renewals then run only when asked). */
-    pollIntervalMs: number;
-    /** Wait before each retry of a failed renewal; after the last one the subscription is cancelled. */
-    retryDelaysMs: number[];
-    /** How long a worker's claim on a subscription keeps other instances away. */
-    claimMs: number;
-  };
+  rateLimits: RateLimits;
 }
 
 export class ConfigError extends Error {
@@ -444,34 +249,6 @@ export class ConfigError extends Error {
 }
 
 const MINUTE = 60_000;
-
-export const defaultRateLimits: Config['rateLimits'] = {
-  loginPerIp: { max: 30, windowMs: 5 * MINUTE },
-  loginFailuresPerAccountAndIp: { max: 10, windowMs: 15 * MINUTE },
-  loginFailuresPerAccount: { max: 50, windowMs: 15 * MINUTE },
-  twoFactorFailuresPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
-  twoFactorFailuresPerAccount: { max: 20, windowMs: 15 * MINUTE },
-  recoveryPerIp: { max: 10, windowMs: 15 * MINUTE },
-  recoveryPerAccount: { max: 3, windowMs: 15 * MINUTE },
-  resetPerIp: { max: 10, windowMs: 15 * MINUTE },
-  signupPerIp: { max: 10, windowMs: 60 * MINUTE },
-  signupPerAccount: { max: 3, windowMs: 60 * MINUTE },
-  contactPerIp: { max: 5, windowMs: 15 * MINUTE },
-  verifyEmailPerIp: { max: 20, windowMs: 15 * MINUTE },
-  verificationMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
-  // The guided builder compiles as choices change; the daily token budget is what bounds a model's cost.
-  agentPerAccount: { max: 120, windowMs: MINUTE },
-  shareLinksPerAccount: { max: 20, windowMs: MINUTE },
-  // 200 people opening a six-block report at once is 1 400 requests: a link shown to a crowd still works.
-  shareLinkRequests: { max: 5_000, windowMs: MINUTE },
-  // A learner presses "Check my work" after each step; 30 a minute is far above that, and bounds the reads.
-  learnChecksPerAccount: { max: 30, windowMs: MINUTE },
-};
-
-/** Every rate limit set to one rule: how tests and the bench lift them all out of the way at once. */
-export function uniformRateLimits(rule: RateLimitRule): Config['rateLimits'] {
-  return Object.fromEntries(Object.keys(defaultRateLimits).map((key) => [key, rule])) as Config['rateLimits'];
-}
 
 /**
  * In `local`, a missing SECRET_KEY is generated once and kept under DATA_DIR so sessions survive a
