@@ -23,3 +23,4 @@ export * from './learn.js';
 export * from './web-routes.js';
 export * from './studio-charts-constants.js';
 export * from './studio-charts.js';
+export * from './studio-schedules.js';
