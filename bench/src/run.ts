@@ -21,6 +21,7 @@ import { loadSettings, type BenchSettings } from './settings.js';
 import { checkStudioTargets, runStudio, type StudioRuns } from './studio.js';
 import { checkAgentTargets, runAgent, type AgentRuns } from './agent.js';
 import { checkSharingTargets, runSharing, type SharingRuns } from './sharing.js';
+import { checkScheduleTargets, runSchedules, type ScheduleRuns } from './schedules.js';
 import {
   checkBigUploadTargets,
   checkStorageTargets,
@@ -61,6 +62,7 @@ interface Runs {
   studio?: StudioRuns;
   agent?: AgentRuns;
   sharing?: SharingRuns;
+  schedules?: ScheduleRuns;
   studioStorage?: StorageRuns;
   studioBigUpload?: BigUploadRuns;
   embedded?: EmbeddedRuns;
@@ -247,6 +249,12 @@ async function runScenarios(
     runs.sharing = await runSharing({ settings, track, out });
   }
 
+  // A scheduled delivery of the payer report, moved by the sandbox clock (issue 59, "Performance").
+  if (selected.has('schedules')) {
+    out('schedules: the payer report mailed daily, the sandbox clock moved a day at a time ...');
+    runs.schedules = await runSchedules({ settings, track, out });
+  }
+
   // Last and alone: the embedded server's start is timed, and nothing else of the bench runs meanwhile.
   if (selected.has('embedded')) {
     out('embedded server: `npm run serve -w apps/server` to the first 200 on /readyz, then idle ...');
@@ -330,6 +338,7 @@ async function main(): Promise<void> {
     ...(runs.studio ? checkStudioTargets(runs.studio) : []),
     ...(runs.agent ? checkAgentTargets(runs.agent) : []),
     ...(runs.sharing ? checkSharingTargets(runs.sharing) : []),
+    ...(runs.schedules ? checkScheduleTargets(runs.schedules) : []),
     ...(runs.studioStorage ? checkStorageTargets(runs.studioStorage) : []),
     ...(runs.studioBigUpload ? checkBigUploadTargets(runs.studioBigUpload) : []),
     ...(runs.embedded ? checkEmbeddedTargets(runs.embedded) : []),
@@ -405,6 +414,7 @@ async function main(): Promise<void> {
     studio: runs.studio,
     agent: runs.agent,
     sharing: runs.sharing,
+    schedules: runs.schedules,
     studioStorage: runs.studioStorage,
     studioBigUpload: runs.studioBigUpload,
     embedded: runs.embedded,

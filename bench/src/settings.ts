@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'studio',
   'agent',
   'sharing',
+  'schedules',
   'studio-storage',
   'studio-10g',
   'embedded',

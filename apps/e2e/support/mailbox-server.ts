@@ -21,7 +21,18 @@ export async function startMailbox(dir: string) {
           const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((group) =>
             group.value.map((entry) => entry.address ?? ''),
           );
-          const mail: Mail = { to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: parsed.html || '' };
+          const mail: Mail = {
+            to,
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: parsed.html || '',
+            attachments: parsed.attachments.map((file) => ({
+              filename: file.filename ?? '',
+              contentType: file.contentType,
+              cid: file.cid ?? null,
+              size: file.size,
+            })),
+          };
           count += 1;
           writeFileSync(path.join(dir, `${String(count).padStart(5, '0')}.json`), JSON.stringify(mail));
           callback();

@@ -7,6 +7,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** What came attached: a scheduled report's CSVs and inline chart images (by Content-ID). */
+  attachments?: { filename: string; contentType: string; cid: string | null; size: number }[];
 }
 
 function readMails(dir: string): Mail[] {

@@ -30,6 +30,7 @@ import { studioSourcesRoutes } from './modules/studio/sources.routes.js';
 import { reportsRoutes } from './modules/studio/reports.routes.js';
 import { reportSharingRoutes } from './modules/studio/report-sharing.routes.js';
 import { sharedPageHeaders } from './modules/studio/shared-pages.js';
+import { schedulesRoutes } from './modules/studio/schedules/schedules.routes.js';
 import { extractsRoutes } from './modules/studio/extracts.routes.js';
 import { learnRoutes } from './modules/learn/learn.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
@@ -218,6 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           linkRequests: config.rateLimits.shareLinkRequests,
         },
       });
+      await api.register(schedulesRoutes, { schedules: services.schedules });
       await api.register(agentRoutes, {
         agent: services.agent,
         hasPermission: services.authz.hasPermission,

@@ -6,6 +6,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it: a scheduled report's CSVs and inline chart images (`cid`). */
+  attachments: { filename: string; contentType: string; cid: string | undefined; content: Buffer }[];
 }
 
 /**
@@ -44,7 +46,18 @@ export async function startSmtpServer(options: { acceptDelayMs?: number } = {}) 
           const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
             a.value.map((v) => v.address ?? ''),
           );
-          const mail = { to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: parsed.html || '' };
+          const mail = {
+            to,
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: parsed.html || '',
+            attachments: parsed.attachments.map((file) => ({
+              filename: file.filename ?? '',
+              contentType: file.contentType,
+              cid: file.cid,
+              content: file.content,
+            })),
+          };
           received.push(mail);
           for (const waiter of [...waiters]) {
             if (waiter.predicate(mail)) {

@@ -51,6 +51,10 @@ export const AUDIT_ACTIONS = {
   reportVisibility: 'report.visibility',
   reportLinkCreate: 'report_link.create',
   reportLinkRevoke: 'report_link.revoke',
+  /** A report mailed on a schedule, or an alert (issue 59): made, paused or resumed, deleted. */
+  reportScheduleCreate: 'report_schedule.create',
+  reportScheduleUpdate: 'report_schedule.update',
+  reportScheduleDelete: 'report_schedule.delete',
   /** The sites allowed to frame a tenant's reports. */
   embedSettingsUpdate: 'embed.settings.update',
   /** A tenant's embed secret made anew (the old one stops signing at once); the secret is never recorded. */
@@ -84,4 +88,5 @@ export const AUDIT_TARGET_TYPES = {
   extract: 'extract',
   agentConversation: 'agent_conversation',
   reportLink: 'report_link',
+  reportSchedule: 'report_schedule',
 } as const;

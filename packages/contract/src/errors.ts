@@ -65,6 +65,8 @@ export const ERROR_STATUS = {
   conversation_not_found: 404,
   /** A lesson that does not exist, or whose feature is not in this product yet (issue 60). */
   lesson_not_found: 404,
+  /** A report schedule that does not exist in the caller's tenant, or is on a report they cannot see. */
+  schedule_not_found: 404,
   /** The request contradicts the current state (it may succeed once that changes). */
   conflict: 409,
   /** The e-mail address belongs to another account. */

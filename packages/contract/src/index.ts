@@ -24,3 +24,4 @@ export * from './web-routes.js';
 export * from './studio-charts-constants.js';
 export * from './studio-run-requests.js';
 export * from './studio-charts.js';
+export * from './studio-schedules.js';

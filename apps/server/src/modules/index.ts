@@ -40,6 +40,8 @@ import { createStudioEngine } from './studio/engine/engine.js';
 import { createReportsService } from './studio/reports.service.js';
 import { createReportSharingService } from './studio/report-sharing.service.js';
 import { createReportEmbeddingService } from './studio/report-embedding.service.js';
+import { createSchedulesService } from './studio/schedules/schedules.service.js';
+import { readClockOffset } from './billing/providers/sandbox.repository.js';
 import { createExtractLoader } from './studio/engine/extract-files.js';
 import { createExtractsService } from './studio/extracts.service.js';
 import { createExtractStorage } from './studio/engine/extract-storage.js';
@@ -47,6 +49,9 @@ import { createTenantPools } from './tenants/tenant-pools.js';
 import { createTenantsService } from './tenants/tenants.service.js';
 import { createTwoFactorService } from './two-factor/two-factor.service.js';
 import { createUsersService } from './users/users.service.js';
+
+/** How often each instance looks for due report schedules (claimed once across a fleet). */
+const SCHEDULE_POLL_MS = 30_000;
 
 export interface ServiceDeps {
   db: Database;
@@ -67,7 +72,10 @@ export interface ServiceDeps {
  */
 async function createBilling(
   config: Config,
-  deps: Omit<BillingDeps, 'config' | 'provider'> & { metrics: ServiceMetrics },
+  deps: Omit<BillingDeps, 'config' | 'provider'> & {
+    metrics: ServiceMetrics;
+    runSchedulesFor: (userId: string, now: Date) => Promise<number>;
+  },
 ) {
   const billingConfig = config.billing;
   let handleEvent: (event: ProviderEventPayload) => Promise<unknown> = async () => undefined;
@@ -89,7 +97,7 @@ async function createBilling(
     provider = sandbox;
   }
 
-  const { metrics, ...shared } = deps;
+  const { metrics, runSchedulesFor: _schedules, ...shared } = deps;
   const billingDeps: BillingDeps = { ...shared, config: billingConfig, provider };
   const customers = createCustomerAccounts(billingDeps);
   const webhooks = createWebhooksService(billingDeps);
@@ -112,7 +120,10 @@ async function createBilling(
       audit: shared.audit,
       live: sandboxClockLive,
       runDueFor: renewals.runDueFor,
+      // Report schedules (issue 59) follow their author's test clock too; built after billing.
+      runSchedulesFor: (userId, now) => deps.runSchedulesFor(userId, now),
     }),
+    sandboxClockLive,
   };
 }
 
@@ -144,7 +155,15 @@ export async function createServices(config: Config, deps: ServiceDeps) {
 
   const sessions = createSessionService({ db, config, clock, audit, wakeMailer });
   const credentials = createCredentials({ clock, sessions });
-  const billing = await createBilling(config, { db, clock, log, hasPermission, audit, metrics: deps.metrics });
+  const billing = await createBilling(config, {
+    db,
+    clock,
+    log,
+    hasPermission,
+    audit,
+    metrics: deps.metrics,
+    runSchedulesFor: (userId, now) => schedules.runDueFor(userId, now),
+  });
   const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });
   const users = createUsersService({
     db,
@@ -290,6 +309,25 @@ export async function createServices(config: Config, deps: ServiceDeps) {
       return tenant ? { tenantId: tenant.id, sealedDburl: tenant.sealedDburl } : null;
     },
   });
+  // Reports by mail on a schedule, and alerts (issue 59): each runs at its author's time, which the
+  // sandbox test clock may have moved ahead (decision 065).
+  const schedules = createSchedulesService({
+    db,
+    clock,
+    audit,
+    log,
+    reports,
+    tenantScope: async (tenantId) => {
+      const tenant = await tenants.activeTenant(tenantId);
+      return tenant ? { tenantId: tenant.id, sealedDburl: tenant.sealedDburl } : null;
+    },
+    roleNamesOf: authz.roleNamesOf,
+    authorTime: billing.sandboxClockLive
+      ? async (userId) => new Date(clock.now().getTime() + (await readClockOffset(db, userId)) * 1000)
+      : async () => clock.now(),
+    wakeMailer,
+    frontendHost: config.frontendHost,
+  });
   // The agent (issue 56): a model only when AGENT_BASE_URL names one; the guided builder always.
   const agentModel = config.agent.baseUrl
     ? createModelClient({ ...config.agent, baseUrl: config.agent.baseUrl }, log)
@@ -322,7 +360,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   function stopWorkers(): Promise<void> {
     workersStopped ??= (async () => {
       housekeeping.stop();
-      await Promise.all([billing.renewals.stop(), outbox.stop()]);
+      await Promise.all([billing.renewals.stop(), outbox.stop(), schedules.stop()]);
     })();
     return workersStopped;
   }
@@ -349,6 +387,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     agent,
     reportSharing,
     reportEmbedding,
+    schedules,
     learn,
     /** Where extract files live; /readyz?details=1 reports it. */
     extractStorage,
@@ -359,6 +398,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
       outbox.start();
       housekeeping.start();
       billing.renewals.start();
+      schedules.start(SCHEDULE_POLL_MS);
     },
 
     /**

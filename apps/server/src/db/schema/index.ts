@@ -13,3 +13,4 @@ export * from './studio-extracts.js';
 export * from './agent.js';
 export * from './studio-embed.js';
 export * from './learn.js';
+export * from './studio-schedules.js';

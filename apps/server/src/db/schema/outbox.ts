@@ -1,5 +1,14 @@
-import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
+
+/** A file sent with a mail; `cid` makes it an inline image the HTML names as `cid:…`. */
+export interface StoredMailAttachment {
+  filename: string;
+  contentType: string;
+  /** The bytes, base64. */
+  content: string;
+  cid?: string;
+}
 
 /**
  * Mail waiting to be sent. A row is written in the same transaction as the change that causes it,
@@ -29,6 +38,8 @@ export const outbox = pgTable(
     sentAt: timestamptz('sent_at'),
     /** After this the mail is pointless (its link no longer works): it is dropped, not sent late. */
     expiresAt: timestamptz('expires_at'),
+    /** Files sent with the mail (a scheduled report's CSVs and inline chart PNGs), base64. */
+    attachments: jsonb('attachments').$type<StoredMailAttachment[]>(),
   },
   (t) => [index('outbox_pending_idx').on(t.status, t.nextAttemptAt)],
 );

@@ -15,9 +15,8 @@ export function learnFeatures(options: {
     tenant_databases: true,
     sharing: true,
     agent: options.agentModel,
-    // Scheduled reports (issue 59) are not built yet: set true when they are, and give the
-    // schedule_exists check in learn.repository.ts its query.
-    schedules: false,
+    // Scheduled reports (issue 59): the schedule_exists check reads report_schedules.
+    schedules: true,
   };
   return new Set(Object.entries(available).flatMap(([feature, on]) => (on ? [feature as LearnFeature] : [])));
 }

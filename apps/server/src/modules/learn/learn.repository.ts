@@ -1,6 +1,13 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, max, notInArray, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { learnProgress, reportLinks, reports, reportVersions, studioExtracts } from '../../db/schema/index.js';
+import {
+  learnProgress,
+  reportLinks,
+  reportSchedules,
+  reports,
+  reportVersions,
+  studioExtracts,
+} from '../../db/schema/index.js';
 
 /**
  * Learn's own rows (progress) and what its checks read of a tenant's Studio work. The checks only
@@ -132,6 +139,16 @@ export async function hasLiveShareLink(db: DbOrTx, tenantId: string, now: Date):
         or(isNull(reportLinks.expiresAt), gt(reportLinks.expiresAt, now)),
       ),
     )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether the tenant has a report schedule or alert that is on or paused (not stopped). */
+export async function hasLiveSchedule(db: DbOrTx, tenantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: reportSchedules.id })
+    .from(reportSchedules)
+    .where(and(eq(reportSchedules.tenantId, tenantId), inArray(reportSchedules.status, ['active', 'paused'])))
     .limit(1);
   return row !== undefined;
 }

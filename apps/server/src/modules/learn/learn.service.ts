@@ -21,6 +21,7 @@ import {
   deleteProgress,
   hasAgentDraftedVersion,
   hasLiveShareLink,
+  hasLiveSchedule,
   mostVersions,
   progressOf,
   replaceProgress,
@@ -161,8 +162,12 @@ export function createLearnService(deps: {
           ? { done: true, detail: `A report ${where} has a live share link` }
           : { done: false, detail: `No live share link ${where}: share a report from its page` };
       case 'schedule_exists':
-        // Only reached once `schedules` is listed as there (features.ts) and this check has its query.
-        return { done: false, detail: 'Scheduled reports are not in this product yet' };
+        return (await hasLiveSchedule(db, tenant.id))
+          ? { done: true, detail: `A report ${where} is mailed on a schedule` }
+          : {
+              done: false,
+              detail: `No report ${where} is mailed on a schedule yet: add one in a report's Schedules tab`,
+            };
     }
   }
 

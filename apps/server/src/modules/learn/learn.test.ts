@@ -213,6 +213,15 @@ function stepActions(user: TestUser, tenantId: string) {
         const link = await api(user, tenantId, 'POST', `/studio/reports/${weather!.id}/links`, {});
         expect(link.statusCode, link.body).toBe(201);
       },
+      schedule: async () => {
+        const schedule = await api(user, tenantId, 'POST', `/studio/reports/${weather!.id}/schedules`, {
+          frequency: 'daily',
+          time: '08:00',
+          time_zone: 'Europe/Paris',
+          addresses: ['weather-readers@example.com'],
+        });
+        expect(schedule.statusCode, schedule.body).toBe(201);
+      },
     },
   } as Record<string, Record<string, () => Promise<void>>>;
 }
@@ -230,7 +239,7 @@ beforeAll(async () => {
 });
 
 describe('Learn (issue 60)', () => {
-  it('lists the lessons in order; the scheduling step stays hidden until schedules exist', async () => {
+  it('lists the lessons in order, the sharing lesson with its scheduling step', async () => {
     const response = await api(learner, tenant.id, 'GET', '/learn/lessons');
     expect(response.statusCode, response.body).toBe(200);
     const lessons = response.json<Lessons>();
@@ -244,7 +253,10 @@ describe('Learn (issue 60)', () => {
     ]);
     expect(lessons.data.every((lesson) => lesson.steps_done === 0)).toBe(true);
     const sharing = await lessonOf(learner, tenant.id, 'sharing-and-scheduling');
-    expect(sharing.steps.map((step) => [step.id, step.title])).toEqual([['share-link', '1. Share a report']]);
+    expect(sharing.steps.map((step) => [step.id, step.title])).toEqual([
+      ['share-link', '1. Share a report'],
+      ['schedule', '2. Send it on a schedule'],
+    ]);
     expect(sharing.steps[0]!.html).toContain('<pre><code class="language-sh">');
   });
 
@@ -301,7 +313,7 @@ describe('Learn (issue 60)', () => {
       ['parameters-and-paging', 2, 2],
       ['your-own-database', 2, 2],
       ['asking-the-agent', 1, 1],
-      ['sharing-and-scheduling', 1, 1],
+      ['sharing-and-scheduling', 2, 2],
     ]);
     expect((await lessonOf(signedInAgain, tenant.id, 'first-report')).steps.every((step) => step.done)).toBe(true);
     // The other person's progress in their tenant is theirs; the learner has none there.

@@ -129,11 +129,12 @@ describe('lesson files (issue 60)', () => {
     });
   });
 
-  it('knows every feature a check needs, and hides schedules until they land', () => {
+  it('knows every feature a check needs; schedules are in, the agent only with a model', () => {
     for (const feature of Object.values(LESSON_CHECK_FEATURES)) expect(LEARN_FEATURES).toContain(feature);
     expect([...learnFeatures({ agentModel: false })].sort()).toEqual([
       'extracts',
       'reports',
+      'schedules',
       'sharing',
       'tenant_databases',
     ]);

@@ -15,4 +15,4 @@ export {
   ssoRecoveryMail,
   welcomeMail,
 } from './mail.templates.js';
-export { enqueueMail } from './outbox.repository.js';
+export { enqueueMail, type MailAttachment } from './outbox.repository.js';

@@ -40,6 +40,17 @@ export function createSmtpTransport(config: Config, smtp: NonNullable<Config['sm
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.attachments
+          ? {
+              attachments: mail.attachments.map((file) => ({
+                filename: file.filename,
+                contentType: file.contentType,
+                content: file.content,
+                encoding: 'base64',
+                ...(file.cid ? { cid: file.cid } : {}),
+              })),
+            }
+          : {}),
       });
     },
     async verify() {

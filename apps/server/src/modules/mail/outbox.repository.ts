@@ -1,6 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { outbox } from '../../db/schema/index.js';
+import { outbox, type StoredMailAttachment } from '../../db/schema/index.js';
+
+export type MailAttachment = StoredMailAttachment;
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
@@ -11,6 +13,8 @@ export interface OutgoingMail {
   html?: string;
   /** When the mail stops being worth sending (a recovery link's expiry). */
   expiresAt?: Date;
+  /** Files sent with it (a scheduled report's CSVs, its charts as inline PNGs named by `cid`). */
+  attachments?: MailAttachment[];
 }
 
 /** Call inside the transaction that makes the change the mail is about. */
@@ -21,6 +25,7 @@ export async function enqueueMail(tx: DbOrTx, mail: OutgoingMail): Promise<void>
     textBody: mail.text,
     htmlBody: mail.html ?? null,
     expiresAt: mail.expiresAt ?? null,
+    attachments: mail.attachments && mail.attachments.length > 0 ? mail.attachments : null,
   });
 }
 

@@ -109,6 +109,7 @@ export function createOutboxWorker(deps: {
           subject: row.subject,
           text: row.textBody,
           ...(row.htmlBody ? { html: row.htmlBody } : {}),
+          ...(row.attachments ? { attachments: row.attachments } : {}),
         });
       } catch (error) {
         const message = describeError(error);

@@ -21,7 +21,8 @@ function cell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function line(values: readonly unknown[]): string {
+/** One CSV line (CRLF-terminated) of `values`; a scheduled mail's capped attachment writes its lines with it. */
+export function line(values: readonly unknown[]): string {
   return `${values.map(cell).join(',')}\r\n`;
 }
 

@@ -27,6 +27,8 @@ export function createSandboxClock(deps: {
   audit: AuditService;
   live: boolean;
   runDueFor: (userId: string, now: Date) => Promise<number>;
+  /** Report schedules the customer authored that the new time makes due (issue 59). */
+  runSchedulesFor?: (userId: string, now: Date) => Promise<number>;
 }) {
   const { db, clock, audit, live, runDueFor } = deps;
   return {
@@ -46,6 +48,7 @@ export function createSandboxClock(deps: {
       });
       const billingTime = new Date(clock.now().getTime() + offset * 1000);
       const handled = await runDueFor(body.user_id, billingTime);
+      await deps.runSchedulesFor?.(body.user_id, billingTime);
       const current = await findLiveSubscriptionWithPlan(db, body.user_id);
       return {
         user_id: body.user_id,

@@ -22,6 +22,7 @@ import { LoadingLine } from '../../../components/loading-line.js';
 import { errorText } from '../../../lib/api-error.js';
 import { audienceQueryOptions, saveVisibility, sharingKeys, visibilityQueryOptions } from '../api/sharing.js';
 import type { ParamValues } from '../report-view.js';
+import { SchedulesPanel } from '../schedules/schedules-panel.js';
 import { EmbedSnippet } from './embed-snippet.js';
 import { ShareLinks } from './share-links.js';
 
@@ -33,7 +34,7 @@ export interface ShareDialogProps {
   values: ParamValues;
 }
 
-type Panel = 'people' | 'links' | 'embed';
+type Panel = 'people' | 'links' | 'embed' | 'schedules';
 
 /** "Who sees it": every member of the tenant, or the members and roles named (and the report's creator). */
 function WhoSeesIt({ report }: { report: ReportPublic }) {
@@ -181,12 +182,14 @@ export default function ShareDialog({ open, onClose, report, values }: ShareDial
         <Tab value="people" label="Who sees it" id={tabId('people')} aria-controls={panelId('people')} />
         <Tab value="links" label="Links" id={tabId('links')} aria-controls={panelId('links')} />
         <Tab value="embed" label="Embed" id={tabId('embed')} aria-controls={panelId('embed')} />
+        <Tab value="schedules" label="Schedules" id={tabId('schedules')} aria-controls={panelId('schedules')} />
       </Tabs>
       <DialogContent>
         <Box role="tabpanel" id={panelId(panel)} aria-labelledby={tabId(panel)} sx={{ pt: 1 }}>
           {panel === 'people' ? <WhoSeesIt report={report} /> : undefined}
           {panel === 'links' ? <ShareLinks report={report} values={values} /> : undefined}
           {panel === 'embed' ? <EmbedSnippet report={report} values={values} /> : undefined}
+          {panel === 'schedules' ? <SchedulesPanel report={report} /> : undefined}
         </Box>
       </DialogContent>
       <DialogActions>
