@@ -1,12 +1,16 @@
-import { redirect } from 'react-router';
-import { paths } from '../config/paths.js';
+import { redirect, type ClientLoaderFunctionArgs } from 'react-router';
+import { PAGE_REDIRECTS } from '../config/route-table.js';
 
-// `/` is the Studio page (NAV-ROUTES-3). The pre-paint script sends a first load there before
-// anything loads; this covers a link to `/` inside the app.
-export function clientLoader() {
-  return redirect(paths.studio);
+/**
+ * A `redirect` page of the route table, reached by a link inside the app (a document load was sent
+ * on by app/pre-paint.js before anything loaded).
+ */
+export function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const to = PAGE_REDIRECTS[url.pathname];
+  return to ? redirect(`${to}${url.search}${url.hash}`) : null;
 }
 
-export default function Home() {
+export default function Redirect() {
   return null;
 }
