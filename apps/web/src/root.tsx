@@ -13,7 +13,7 @@ import {
 import platformUi from './app/platform-ui.js?raw';
 import prePaint from './app/pre-paint.js?raw';
 import { AppThemeProvider } from './app/theme.js';
-import { pageRunsApp, PRERENDERED_PATHS } from './config/route-table.js';
+import { PAGE_REDIRECTS, pageRunsApp, PRERENDERED_PATHS } from './config/route-table.js';
 import { registerNavigator } from './lib/navigation.js';
 import { pageMetaFor } from './lib/page-meta.js';
 import { getToasts, subscribeToasts } from './lib/toast-store.js';
@@ -29,7 +29,7 @@ function inline(script: string): string {
     .join('\n');
 }
 
-const PRE_PAINT = inline(prePaint);
+const PRE_PAINT = inline(prePaint).replace('PAGE_REDIRECTS', JSON.stringify(PAGE_REDIRECTS));
 const PLATFORM_UI = inline(platformUi);
 
 const Toaster = lazy(() => import('./components/toaster.js').then((m) => ({ default: m.Toaster })));

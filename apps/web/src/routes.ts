@@ -14,14 +14,23 @@ function pagesIn(group: PageEntry['layout']) {
 const AREA_OTHER_PATH = 'routes/area-other-path.tsx';
 
 /**
- * An area with tabs is the parent route of one route module per tab (`routes/<area>/<segment>.tsx`):
- * the framework preloads the opened tab's code with the page and loads another tab's on the way to
- * it. An area without tabs matches its root and everything below it, and routes its pages itself.
+ * An area with tabs is the parent route of one route module per tab (`routes/<area>/<segment>.tsx`),
+ * an area without them of one per screen (its `screens`): the framework preloads the opened one's
+ * code with the page and loads another's on the way to it (decision 056).
  */
 function areaRoute(name: string, area: AreaEntry) {
   const root = area.root.slice(1);
   const tabs = Object.entries(area.tabs);
-  if (tabs.length === 0) return route(`${root}/*`, area.module, { id: name });
+  if (tabs.length === 0) {
+    return route(
+      root,
+      area.module,
+      { id: name },
+      Object.entries(area.screens ?? {}).map(([screen, { path, module }]) =>
+        path === '' ? index(module, { id: `${name}.${screen}` }) : route(path, module, { id: `${name}.${screen}` }),
+      ),
+    );
+  }
   return route(root, area.module, { id: name }, [
     index(AREA_OTHER_PATH, { id: `${name}.index` }),
     ...tabs.map(([tab, segment]) => route(segment, `routes/${name}/${segment}.tsx`, { id: `${name}.${tab}` })),

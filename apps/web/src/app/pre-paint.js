@@ -1,10 +1,13 @@
 // Runs before the first paint, inlined by the build into every page's <head> (allowed by its CSP
 // hash), as a file would delay the first paint. What a page must look like from its first frame:
 (function () {
-  // `/` is the Studio page (NAV-ROUTES-3), which is prerendered: go there before the app's
-  // shell loads anything.
-  if (location.pathname === '/') {
-    location.replace('/studio' + location.search + location.hash);
+  // A path the route table redirects (`/` is the Studio page, NAV-ROUTES-3): go on before the app's
+  // shell loads anything. root.tsx writes the route table's redirects in (routes/redirect.tsx follows
+  // them for a link inside the app).
+  // eslint-disable-next-line no-undef
+  var redirectTo = PAGE_REDIRECTS[location.pathname];
+  if (redirectTo) {
+    location.replace(redirectTo + location.search + location.hash);
     return;
   }
   // The stored (or the system's) colour scheme as a class on <html>, the selector the MUI theme

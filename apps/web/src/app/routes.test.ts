@@ -1,9 +1,11 @@
-import { WEB_AREA_PATHS, WEB_PAGE_PATHS } from '@dataplatform/contract';
+import { readFileSync } from 'node:fs';
 import type { RouteConfigEntry } from '@react-router/dev/routes';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AREA_ROOTS,
   AREAS,
+  type AreaEntry,
   ON_INTERACTION_PATHS,
   PAGE_PATHS,
   PAGES,
@@ -12,6 +14,7 @@ import {
 } from '../config/route-table.js';
 import { clearSession, setAccessToken, setStoredUser } from '../lib/session.js';
 import routes from '../routes.js';
+import { WEB_PATHS_FILE, webPathsSource } from '../../build/web-paths.js';
 
 /** What a tab's route module exports, as the framework reads it. */
 interface TabModule {
@@ -46,25 +49,43 @@ function routeWithId(entries: RouteConfigEntry[], id: string): RouteConfigEntry 
 }
 
 describe('the route config', () => {
-  // The server answers 404 for page paths the contract does not list: a page added here but not
-  // there would be served with the wrong status.
-  it('has exactly the pages and areas the contract lists', () => {
-    const expected = [...WEB_PAGE_PATHS, ...WEB_AREA_PATHS.map((area) => `${area}/*`)];
+  // The server answers 404 for page paths the contract does not list: its list is generated from the
+  // route table, so a page added there is the server's too once the file is written again.
+  it("gives the server the route table's pages and areas (the contract's generated list is current)", () => {
+    expect(readFileSync(WEB_PATHS_FILE, 'utf8'), 'run: npm run generate:web-paths -w apps/web').toBe(webPathsSource());
+    const expected = [...PAGE_PATHS, ...AREA_ROOTS.map((area) => `${area}/*`)];
     expect([...pathsOf(routes)].sort()).toEqual([...expected].sort());
   });
 
-  // Until the server imports the route table, the contract keeps its own copy of the page paths.
-  it("lists the route table's pages and areas, as the contract does", () => {
-    expect([...PAGE_PATHS].sort()).toEqual([...WEB_PAGE_PATHS].sort());
-    expect([...AREA_ROOTS].sort()).toEqual([...WEB_AREA_PATHS].sort());
+  // /studio is the marketing page; Studio's screens are below it.
+  it('matches /studio to the marketing page and the paths below it to the area', () => {
+    const objects = (entries: RouteConfigEntry[]): RouteObject[] =>
+      entries.map((entry) =>
+        entry.index
+          ? { id: entry.id, index: true }
+          : { id: entry.id, path: entry.path, children: objects(entry.children ?? []) },
+      );
+    const leaf = (path: string) => matchRoutes(objects(routes), path)?.at(-1)?.route.id;
+    expect(leaf('/studio')).toBe('studio');
+    expect(leaf('/studio/reports')).toBe('studioApp.reports');
+    expect(leaf('/studio/reports/new')).toBe('studioApp.newReport');
+    expect(leaf('/studio/reports/a-report')).toBe('studioApp.report');
+    expect(leaf('/studio/reports/a-report/edit')).toBe('studioApp.editReport');
+    expect(leaf('/studio/no/such/screen')).toBe('studioApp.other');
+    expect(leaf('/learn')).toBe('learn.lessons');
+    expect(leaf('/learn/first-extract')).toBe('learn.lesson');
   });
 
   // Each tab a route module of its own, so the page preloads its code (src/routes.ts).
   it("routes each area's tabs, its own path and unknown segments below it", () => {
-    for (const [name, area] of Object.entries(AREAS)) {
+    for (const [name, area] of Object.entries(AREAS) as [string, AreaEntry][]) {
       const children = routeWithId(routes, name)?.children;
       if (Object.keys(area.tabs).length === 0) {
-        expect(children).toBeUndefined();
+        // An area without tabs: one route module per screen.
+        const screens = Object.values(area.screens ?? {});
+        expect(children?.map((child) => [child.index ? '' : child.path, child.file])).toEqual(
+          screens.map((screen) => [screen.path, screen.module]),
+        );
         continue;
       }
       expect(children?.map((child) => (child.index ? 'index' : child.path))).toEqual([
@@ -124,6 +145,13 @@ describe('the route config', () => {
         expect((answer as Response).headers.get('Location')).toBe('/login');
       },
     );
+
+    // An area without tabs guards its screens itself (they are its children: its loader runs first).
+    it.each(['studio-app', 'learn'])('routes/%s.tsx sends a visitor without a token to /login', async (area) => {
+      const modules = import.meta.glob<TabModule>('../routes/*.tsx');
+      const answer = (await modules[`../routes/${area}.tsx`]!()).clientLoader?.();
+      expect((answer as Response).headers.get('Location')).toBe('/login');
+    });
 
     it.each(tabs.filter((tab) => tab.name === 'admin'))('$file lets in a superuser alone', async ({ file }) => {
       const tab = await tabModules[file]!();

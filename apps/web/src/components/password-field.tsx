@@ -1,12 +1,9 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput from '@mui/material/OutlinedInput';
-import { useId, useState, type ChangeEventHandler, type FocusEventHandler, type Ref } from 'react';
+import { useState, type ChangeEventHandler, type FocusEventHandler, type Ref } from 'react';
+import { OutlinedField } from './outlined-field.js';
 
 export interface PasswordFieldProps {
   name?: string;
@@ -23,11 +20,7 @@ export interface PasswordFieldProps {
   reserveMessageSpace?: boolean;
 }
 
-/**
- * A password input with the eye button of AUTH-LOGIN-2; the text starts hidden. Built from the parts
- * of MUI's TextField (same markup: label, message as the input's description): TextField also
- * brings Select and Menu, which no password field needs (decision 030).
- */
+/** A password input with the eye button of AUTH-LOGIN-2; the text starts hidden. */
 export function PasswordField({
   label,
   errorMessage,
@@ -37,38 +30,31 @@ export function PasswordField({
   ...input
 }: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
-  const id = useId();
-  // A reserved line keeps what follows from moving when a message comes or goes on blur: a click
-  // on Save that blurs the field must still land on Save.
-  const helperText = errorMessage ?? (reserveMessageSpace ? ' ' : undefined);
-  const helperId = helperText ? `${id}-helper-text` : undefined;
   return (
-    <FormControl variant="outlined" error={errorMessage !== undefined} required={required} fullWidth={fullWidth}>
-      <InputLabel htmlFor={id} id={`${id}-label`}>
-        {label}
-      </InputLabel>
-      <OutlinedInput
-        {...input}
-        id={id}
-        label={label}
-        type={visible ? 'text' : 'password'}
-        aria-describedby={helperId}
-        endAdornment={
-          <InputAdornment position="end">
-            <IconButton
-              aria-label="toggle password visibility"
-              aria-pressed={visible}
-              onClick={() => setVisible((current) => !current)}
-              onMouseDown={(event) => event.preventDefault()}
-              edge="end"
-            >
-              {visible ? <VisibilityOff /> : <Visibility />}
-            </IconButton>
-          </InputAdornment>
-        }
-      />
-      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
-    </FormControl>
+    <OutlinedField
+      {...input}
+      label={label}
+      error={errorMessage !== undefined}
+      required={required}
+      fullWidth={fullWidth}
+      // A reserved line keeps what follows from moving when a message comes or goes on blur: a click
+      // on Save that blurs the field must still land on Save.
+      helperText={errorMessage ?? (reserveMessageSpace ? ' ' : undefined)}
+      type={visible ? 'text' : 'password'}
+      endAdornment={
+        <InputAdornment position="end">
+          <IconButton
+            aria-label="toggle password visibility"
+            aria-pressed={visible}
+            onClick={() => setVisible((current) => !current)}
+            onMouseDown={(event) => event.preventDefault()}
+            edge="end"
+          >
+            {visible ? <VisibilityOff /> : <Visibility />}
+          </IconButton>
+        </InputAdornment>
+      }
+    />
   );
 }
 

@@ -1,8 +1,8 @@
 /**
  * The one route table (decision 045, step 1): every page and signed-in area of the web app, declared
  * once with its path, kind, title, description and source module. `paths`, the page titles and
- * descriptions, the prerender list, the sitemap and the server's list of page paths (checked by a test
- * against the contract's copy) all derive from it. Plain data, no React: React Router's framework-mode
+ * descriptions, the prerender list, the sitemap, the redirects and the server's list of page paths
+ * (generated into the contract by build/web-paths.ts, checked by a test) all derive from it. Plain data, no React: React Router's framework-mode
  * `src/routes.ts` maps these entries to its route config.
  */
 
@@ -47,6 +47,11 @@ export interface PageEntry {
   readonly prerenderFrame?: true;
   /** `true`: a page for the holder of its address only, never indexed (`<meta name="robots">`). */
   readonly noindex?: true;
+  /**
+   * A `redirect`'s target: a document load goes there before paint (app/pre-paint.js), a link inside
+   * the app through the router (routes/redirect.tsx).
+   */
+  readonly redirectTo?: string;
 }
 
 export interface AreaEntry {
@@ -56,15 +61,28 @@ export interface AreaEntry {
   /**
    * The area's route module, relative to src/. An area with tabs is their parent route: each tab is
    * a route module of its own, `routes/<area>/<segment>.tsx`, so a tab's first load preloads its code
-   * with the page (src/routes.ts). An area without tabs matches its root and everything below it.
+   * with the page (src/routes.ts). An area without tabs is the parent of its `screens`.
    */
   readonly module: string;
   /** Each tab's key in `paths` and its segment below the area's root. */
   readonly tabs: Readonly<Record<string, string>>;
+  /**
+   * An area without tabs: its screens, by route id below the area's, each a route module of its own
+   * (relative to src/) at a path below the area's root (`''`: the root itself, `'*'`: any other path
+   * below it). The area's module renders them in its `<Outlet />`; the framework preloads the opened
+   * screen's code with the page and loads another's on the way to it (decision 056).
+   */
+  readonly screens?: Readonly<Record<string, AreaScreen>>;
+}
+
+export interface AreaScreen {
+  readonly path: string;
+  readonly module: string;
 }
 
 export const PAGES = [
-  { name: 'home', layout: 'site', module: 'routes/home.tsx', path: '/', kind: 'redirect' },
+  // `/` is the Studio page (NAV-ROUTES-3).
+  { name: 'home', layout: 'site', module: 'routes/redirect.tsx', path: '/', kind: 'redirect', redirectTo: '/studio' },
   {
     name: 'login',
     layout: 'auth',
@@ -295,6 +313,16 @@ export const AREAS = {
     description: 'Your reports.',
     module: 'routes/studio-app.tsx',
     tabs: {},
+    // No screen at the root: /studio is the marketing page.
+    screens: {
+      reports: { path: 'reports', module: 'routes/studio-app/reports.tsx' },
+      newReport: { path: 'reports/new', module: 'routes/studio-app/report-editor.tsx' },
+      report: { path: 'reports/:reportKey', module: 'routes/studio-app/report.tsx' },
+      editReport: { path: 'reports/:reportKey/edit', module: 'routes/studio-app/report-editor.tsx' },
+      sources: { path: 'sources', module: 'routes/studio-app/sources.tsx' },
+      embed: { path: 'embed', module: 'routes/studio-app/embed.tsx' },
+      other: { path: '*', module: 'routes/studio-app/other-path.tsx' },
+    },
   },
   // Guided lessons (issue 60): /learn lists them, /learn/{slug} is one lesson.
   learn: {
@@ -303,8 +331,18 @@ export const AREAS = {
     description: 'Guided lessons that check each step on your own data.',
     module: 'routes/learn.tsx',
     tabs: {},
+    screens: {
+      lessons: { path: '', module: 'routes/learn/lessons.tsx' },
+      lesson: { path: ':slug', module: 'routes/learn/lesson.tsx' },
+      other: { path: '*', module: 'routes/learn/other-path.tsx' },
+    },
   },
 } as const satisfies Readonly<Record<string, AreaEntry>>;
+
+/** Each `redirect` page's path and target. */
+export const PAGE_REDIRECTS: Readonly<Record<string, string>> = Object.fromEntries(
+  PAGES.flatMap((page) => ('redirectTo' in page ? [[page.path, page.redirectTo]] : [])),
+);
 
 /** The public marketing pages, prerendered to HTML and listed in sitemap.xml, in the table's order. */
 export const MARKETING_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'marketing').map(
@@ -329,10 +367,10 @@ export const ON_INTERACTION_PATHS: readonly string[] = PAGES.filter(
 /** The auth screens that are prerendered too (decision 031); not in sitemap.xml. */
 export const AUTH_PATHS: readonly string[] = PAGES.filter((page) => page.kind === 'auth').map((page) => page.path);
 
-/** Every page path (areas not included): the contract's WEB_PAGE_PATHS must list the same. */
+/** Every page path (areas not included): the server's list (the contract's WEB_PAGE_PATHS) is generated from it. */
 export const PAGE_PATHS: readonly string[] = PAGES.map((page) => page.path);
 
-/** The signed-in areas' roots: the contract's WEB_AREA_PATHS must list the same. */
+/** The signed-in areas' roots: the server's list (the contract's WEB_AREA_PATHS) is generated from it. */
 export const AREA_ROOTS: readonly string[] = Object.values(AREAS).map((area) => area.root);
 
 /** Every tab of the signed-in areas ('/settings/plans'). */

@@ -1,13 +1,11 @@
-import type { ClientLoaderFunctionArgs } from 'react-router';
 import { requireSignedIn } from '../app/guards.js';
-import { prefetchLearnPage } from '../features/learn/api/learn.js';
 
 /**
- * The guard (Learn is for signed-in people: progress is kept per person and tenant), then the
- * tenants and the lessons, fetched beside the page's code.
+ * The guard: Learn is for signed-in people (progress is kept per person and tenant). Each screen's
+ * route module (routes/learn/) starts the data it paints first.
  */
-export function clientLoader({ request }: ClientLoaderFunctionArgs) {
-  return requireSignedIn() ?? prefetchLearnPage(new URL(request.url).pathname);
+export function clientLoader() {
+  return requireSignedIn();
 }
 
 /** Nothing of the area shows before its guard has run (the route is not prerendered). */

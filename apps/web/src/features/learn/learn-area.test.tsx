@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../lib/session.js';
 import { serveApi } from '../../test/api-server.js';
 import { renderWithFreshClient } from '../../test/render-in-app.js';
-import { LearnRoutes } from './learn-area.js';
+import { LearnLayout, LessonList, LessonPage } from './learn-area.js';
 
 const TENANT = { id: 'tenant-1', name: 'Acme Health' };
 
@@ -84,7 +84,11 @@ function renderAt(path: string) {
   return renderWithFreshClient(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route path="/learn/*" element={<LearnRoutes />} />
+        {/* As the route table nests them (routes/learn/). */}
+        <Route path="/learn" element={<LearnLayout />}>
+          <Route index element={<LessonList />} />
+          <Route path=":slug" element={<LessonPage />} />
+        </Route>
       </Routes>
     </MemoryRouter>,
   );

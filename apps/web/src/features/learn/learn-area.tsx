@@ -10,7 +10,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, useSyncExternalStore } from 'react';
-import { Navigate, Route, Link as RouterLink, Routes, useParams } from 'react-router';
+import { Outlet, Link as RouterLink, useParams } from 'react-router';
 import { LoadingLine } from '../../components/loading-line.js';
 import { LoadFailure } from '../../components/query-state.js';
 import { ApiError } from '../../lib/api-error.js';
@@ -82,7 +82,8 @@ function LessonCard({ lesson }: { lesson: LessonSummary }) {
   );
 }
 
-function LessonList() {
+/** /learn: the lessons, with the progress in the selected tenant. */
+export function LessonList() {
   const { tenantId, tenant, hasTenants, tenants } = useTenant();
   const lessons = useQuery(lessonsQueryOptions(tenantId));
   return (
@@ -267,7 +268,8 @@ function LessonBody({ tenantId, slug, canCheck }: { tenantId: string; slug: stri
   );
 }
 
-function LessonPage() {
+/** /learn/{slug}: one lesson, checked in the selected tenant. */
+export function LessonPage() {
   const { slug = '' } = useParams();
   const { tenantId, tenant, hasTenants, tenants } = useTenant();
   return (
@@ -281,16 +283,12 @@ function LessonPage() {
   );
 }
 
-/** The list (the area's index) and each lesson (`{slug}`), below wherever the area is mounted. */
-export function LearnRoutes() {
+/** The area's frame around its screen (the route modules in routes/learn/, rendered in the outlet). */
+export function LearnLayout() {
   return (
     // The footer stays below the fold while the lessons load: nothing in view moves (CLS).
     <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }} {...{ [FOOTER_BELOW_FOLD]: '' }}>
-      <Routes>
-        <Route index element={<LessonList />} />
-        <Route path=":slug" element={<LessonPage />} />
-        <Route path="*" element={<Navigate to="/learn" replace />} />
-      </Routes>
+      <Outlet />
     </Container>
   );
 }
@@ -299,7 +297,7 @@ export function LearnRoutes() {
 export function LearnArea() {
   return (
     <QueryProvider>
-      <LearnRoutes />
+      <LearnLayout />
     </QueryProvider>
   );
 }

@@ -109,25 +109,9 @@ export function showcaseSlug(pathname: string): string {
   return pathname.replace(/^\/+|\/+$/g, '');
 }
 
-/**
- * What the Studio area's page at `pathname` will ask for first: the report list's first page (and
- * the caller's tenants), or a report's view. The editor and the sources fetch their own.
- */
-export function prefetchStudioPage(pathname: string, search: URLSearchParams): void {
-  const [, area, section, key, rest] = pathname.split('/');
-  if (area !== 'studio' || section !== 'reports' || rest !== undefined) return;
-  if (key === undefined || key === '') {
-    const client = getQueryClient();
-    void client.prefetchQuery(reportsQueryOptions({ skip: 0, limit: REPORTS_PAGE_SIZE }));
-    // The list waits for the caller's tenants to say whose reports it shows.
-    void client.prefetchQuery(myTenantsQueryOptions());
-  } else if (key !== 'new') {
-    let reportKey: string;
-    try {
-      reportKey = decodeURIComponent(key);
-    } catch {
-      return; // A malformed address: the viewer says there is no report there.
-    }
-    prefetchReportView(reportKey, search);
-  }
+/** What Studio's report list asks for first: its first page, and the caller's tenants (whose reports it shows). */
+export function prefetchReportList(): void {
+  const client = getQueryClient();
+  void client.prefetchQuery(reportsQueryOptions({ skip: 0, limit: REPORTS_PAGE_SIZE }));
+  void client.prefetchQuery(myTenantsQueryOptions());
 }

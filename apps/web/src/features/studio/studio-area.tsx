@@ -1,161 +1,29 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
-import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router';
+import { Outlet, useLocation, useNavigation } from 'react-router';
 import { LoadingLine } from '../../components/loading-line.js';
-import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
+import { paths } from '../../config/paths.js';
 import { QueryProvider } from '../../lib/query-client.js';
-import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
-import { getSelectedTenantId, onSelectedTenantChange } from '../../lib/session.js';
-import { ReportList } from './components/report-list.js';
-import { EmbedSettingsButton, NewReportButton, SourcesButton } from './components/write-actions.js';
 
-// A report's viewer loads when a report is opened: the list never carries it (nor its blocks).
-const ReportViewer = lazy(() => import('./components/report-viewer.js').then((m) => ({ default: m.ReportViewer })));
-// The editor (CodeMirror, the diff) loads on its own route only.
-const ReportEditorPage = lazy(() => import('./editor/report-editor.js'));
-// So does the Sources screen: the report list and the viewer never carry it.
-const SourcesScreen = lazy(() => import('./components/sources-page.js').then((m) => ({ default: m.SourcesPage })));
-// And the tenant's embedding settings.
-const EmbedSettingsScreen = lazy(() =>
-  import('./sharing/embed-settings-page.js').then((m) => ({ default: m.EmbedSettingsPage })),
-);
+/** A screen's loading line (the route modules' code, or what a screen's own parts load first). */
+export function ScreenLoading({ children }: { children: string }) {
+  return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>{children}</LoadingLine>;
+}
 
 /**
- * Whose reports the list shows, and with no tenant chosen, how to get one; then the list. The two
- * appear together, once the caller's tenants are known: a note arriving above a list already on
- * screen would push it down (a layout shift).
+ * The signed-in Studio area (/studio/reports…, /studio/sources, /studio/embed): its screens (the
+ * report list, each report, its editor, the sources, embedding) are route modules of the route table
+ * (config/route-table.ts), rendered in the outlet. While the router loads another screen's code, the
+ * outlet shows a loading line; a change of the query string alone (a report's parameters) keeps the screen.
  */
-function TenantReports() {
-  const tenantId = useSyncExternalStore(onSelectedTenantChange, getSelectedTenantId, () => '');
-  const tenants = useQuery(myTenantsQueryOptions());
-  if (tenants.isPending) {
-    return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading reports...</LoadingLine>;
-  }
-  return (
-    <>
-      <TenantNote tenants={tenants.data?.data ?? []} tenantId={tenantId} />
-      <ReportList />
-    </>
-  );
-}
-
-function TenantNote({
-  tenants: list,
-  tenantId,
-}: {
-  tenants: readonly { id: string; name: string }[];
-  tenantId: string;
-}) {
-  const tenant = list.find((candidate) => candidate.id === tenantId);
-  if (tenant) {
-    return (
-      <Typography color="text.secondary">
-        The built-in reports, then those of <strong>{tenant.name}</strong>.
-      </Typography>
-    );
-  }
-  return (
-    <Alert severity="info">
-      {list.length > 0
-        ? 'You see the built-in reports on the demo data. Choose one of your tenants with the tenant switcher in the top bar to see its reports and sources.'
-        : 'You see the built-in reports on the demo data. Reports and data of your own live in a tenant: ask an administrator to add you to one.'}
-    </Alert>
-  );
-}
-
-/** Studio's report list: the built-ins and the selected tenant's reports. */
-function ReportsPage() {
-  return (
-    // The footer waits below the fold: the list and the note under it (no reports of one's own yet:
-    // the first lesson) arrive after the frame without moving anything in view.
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }} {...{ [FOOTER_BELOW_FOLD]: '' }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: 2 }}>
-        <Box sx={{ mr: 'auto' }}>
-          <Typography component="h1" variant="h3" sx={{ fontWeight: 700 }}>
-            Studio
-          </Typography>
-          <Typography color="text.secondary" sx={{ mt: 1, maxWidth: '70ch' }}>
-            Reports defined as data, run on the server and paged as you read them.
-          </Typography>
-        </Box>
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-          <SourcesButton />
-          <EmbedSettingsButton />
-          <NewReportButton />
-        </Box>
-      </Box>
-      <TenantReports />
-    </Box>
-  );
-}
-
-function EditorPage() {
-  const { reportKey } = useParams();
-  return (
-    <Suspense
-      fallback={
-        <Box role="status" sx={{ py: 6, color: 'text.secondary' }}>
-          Loading the editor...
-        </Box>
-      }
-    >
-      <ReportEditorPage key={reportKey ?? 'new'} {...(reportKey === undefined ? {} : { reportKey })} />
-    </Suspense>
-  );
-}
-
-function SourcesRoute() {
-  return (
-    <Suspense
-      fallback={
-        <Box role="status" sx={{ py: 6, color: 'text.secondary' }}>
-          Loading the sources...
-        </Box>
-      }
-    >
-      <SourcesScreen />
-    </Suspense>
-  );
-}
-
-function EmbedSettingsRoute() {
-  return (
-    <Suspense
-      fallback={<LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the embedding settings...</LoadingLine>}
-    >
-      <EmbedSettingsScreen />
-    </Suspense>
-  );
-}
-
-function ReportPage() {
-  const { reportKey = '' } = useParams();
-  return (
-    <Suspense fallback={<LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>}>
-      <ReportViewer key={reportKey} reportKey={reportKey} />
-    </Suspense>
-  );
-}
-
-/** The signed-in Studio area (/studio/reports…, /studio/sources, /studio/embed): the report list, each report, its editor, the sources, embedding. */
 export function StudioArea() {
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const next = navigation.location?.pathname;
+  const leaving = next !== undefined && next !== pathname && next.startsWith(`${paths.studioApp.root}/`);
   return (
     <QueryProvider>
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
-        <Routes>
-          <Route index element={<Navigate to="reports" replace />} />
-          <Route path="reports" element={<ReportsPage />} />
-          <Route path="reports/new" element={<EditorPage />} />
-          <Route path="reports/:reportKey" element={<ReportPage />} />
-          <Route path="reports/:reportKey/edit" element={<EditorPage />} />
-          <Route path="sources" element={<SourcesRoute />} />
-          <Route path="embed" element={<EmbedSettingsRoute />} />
-          <Route path="*" element={<Navigate to="reports" replace />} />
-        </Routes>
+        {leaving ? <ScreenLoading>Loading...</ScreenLoading> : <Outlet />}
       </Container>
     </QueryProvider>
   );

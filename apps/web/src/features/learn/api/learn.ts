@@ -58,11 +58,10 @@ export function useResetLesson(tenantId: string, slug: string) {
 
 /**
  * The route loader's start: the caller's tenants and what the page opened shows (the list, or one
- * lesson), fetched while the page's code downloads.
+ * lesson: `slug`), fetched while the page's code downloads.
  */
-export function prefetchLearnPage(pathname: string): null {
+export function prefetchLearnPage(slug?: string): null {
   const tenantId = getSelectedTenantId();
-  const slug = /^\/learn\/([a-z0-9-]+)\/?$/.exec(pathname)?.[1];
   return prefetchForSignedIn((client) => [
     client.prefetchQuery(myTenantsQueryOptions()),
     slug

@@ -3,12 +3,9 @@ import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedInput';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState, useTransition, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, useTransition, type FormEvent } from 'react';
+import { OutlinedField, type OutlinedFieldProps } from '../../../components/outlined-field.js';
 import { paramOptionsQueryOptions } from '../api/reports.js';
 import { defaultText, type ParamValues } from '../report-view.js';
 
@@ -22,38 +19,9 @@ const ChoiceField = lazy(() => import('./choice-field.js'));
 const loadAutocomplete = () => import('./queried-autocomplete.js');
 const QueriedAutocomplete = lazy(loadAutocomplete);
 
-/**
- * One typed input of the bar, from the parts of MUI's TextField as PasswordField is (decision 030):
- * TextField also brings Select, Menu and Modal, which only a parameter with choices needs.
- */
-function ParamField({
-  label,
-  helperText,
-  shrink,
-  ...input
-}: Omit<OutlinedInputProps, 'label' | 'size'> & {
-  label: string;
-  helperText?: ReactNode;
-  shrink?: boolean;
-}) {
-  const id = useId();
-  const helperId = helperText ? `${id}-helper-text` : undefined;
-  return (
-    <FormControl size="small" sx={fieldSx}>
-      <InputLabel htmlFor={id} {...(shrink ? { shrink: true } : {})}>
-        {label}
-      </InputLabel>
-      <OutlinedInput
-        {...input}
-        id={id}
-        label={label}
-        size="small"
-        {...(shrink ? { notched: true } : {})}
-        inputProps={{ ...input.inputProps, 'aria-describedby': helperId }}
-      />
-      {helperText ? <FormHelperText id={helperId}>{helperText}</FormHelperText> : undefined}
-    </FormControl>
-  );
+/** One typed input of the bar: TextField's parts (components/outlined-field.tsx), small. */
+function ParamField(props: Omit<OutlinedFieldProps, 'size' | 'sx'>) {
+  return <OutlinedField {...props} size="small" sx={fieldSx} />;
 }
 
 /**

@@ -1,13 +1,11 @@
 import Autocomplete from '@mui/material/Autocomplete';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput from '@mui/material/OutlinedInput';
 import type { SxProps, Theme } from '@mui/material/styles';
+import { OutlinedField } from '../../../components/outlined-field.js';
 
 /**
  * A queried select's searchable list: MUI's Autocomplete (with Popper), in a chunk of its own that
- * loads when a person reaches for the field (param-bar.tsx). Its input is TextField's parts, wired
- * as Autocomplete wires TextField, so Select and Menu stay out.
+ * loads when a person reaches for the field (param-bar.tsx). Its input is TextField's parts
+ * (components/outlined-field.tsx), wired as Autocomplete wires TextField, so Select and Menu stay out.
  */
 export default function QueriedAutocomplete({
   label,
@@ -42,23 +40,20 @@ export default function QueriedAutocomplete({
         if (next !== null) onChange(next);
       }}
       renderInput={({ id, slotProps: { inputLabel, input, htmlInput } }) => (
-        <FormControl size="small" fullWidth>
-          <InputLabel {...inputLabel} htmlFor={id}>
-            {label}
-          </InputLabel>
-          <OutlinedInput
-            ref={input.ref}
-            className={input.className}
-            startAdornment={input.startAdornment}
-            endAdornment={input.endAdornment}
-            onMouseDown={input.onMouseDown}
-            inputProps={htmlInput}
-            id={id}
-            label={label}
-            size="small"
-            autoFocus={autoFocus}
-          />
-        </FormControl>
+        <OutlinedField
+          size="small"
+          fullWidth
+          labelProps={inputLabel}
+          ref={input.ref}
+          className={input.className}
+          startAdornment={input.startAdornment}
+          endAdornment={input.endAdornment}
+          onMouseDown={input.onMouseDown}
+          inputProps={htmlInput}
+          id={id}
+          label={label}
+          autoFocus={autoFocus}
+        />
       )}
     />
   );

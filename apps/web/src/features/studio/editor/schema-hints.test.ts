@@ -1,4 +1,5 @@
 import { CompletionContext } from '@codemirror/autocomplete';
+import { yaml } from '@codemirror/lang-yaml';
 import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { completeDefinition } from './schema-hints.js';
@@ -6,7 +7,8 @@ import { completeDefinition } from './schema-hints.js';
 /** The completions at `|` in `text`. */
 function labelsAt(text: string, names: { label: string }[] = []): string[] {
   const pos = text.indexOf('|');
-  const state = EditorState.create({ doc: text.replace('|', '') });
+  // With the YAML language, as in the editor: the hints read its syntax tree.
+  const state = EditorState.create({ doc: text.replace('|', ''), extensions: [yaml()] });
   const result = completeDefinition(new CompletionContext(state, pos, true), names);
   return result?.options.map((option) => option.label) ?? [];
 }

@@ -1,4 +1,6 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
+import type { EditorState } from '@codemirror/state';
 import { REPORT_BLOCK_KINDS, REPORT_KPI_FORMATS, REPORT_PARAM_TYPES, REPORT_SOURCES } from '@dataplatform/contract';
 
 // The keys of each mapping of a report definition, as the contract's ReportDefinitionSchema has them.
@@ -65,50 +67,70 @@ const VALUES: Record<string, readonly string[]> = {
   mark: ['bar', 'line', 'point', 'area', 'arc', 'rect', 'rule', 'tick', 'boxplot'],
 };
 
-interface Line {
-  indent: number;
-  key: string | undefined;
-  item: boolean;
+type Tree = ReturnType<typeof syntaxTree>;
+type SyntaxNode = ReturnType<Tree['resolveInner']>;
+
+/** How long a completion may wait for the YAML parser to reach the cursor (it usually has). */
+const PARSE_BUDGET_MS = 50;
+
+function columnOf(state: EditorState, pos: number): number {
+  return pos - state.doc.lineAt(pos).from;
 }
 
-function describe(text: string): Line {
-  const match = /^(\s*)(-\s+)?([A-Za-z_][\w-]*)?\s*:?/.exec(text)!;
-  return { indent: match[1]!.length + (match[2]?.length ?? 0), key: match[3], item: match[2] !== undefined };
+/** The column where an item's content starts: `- id: a` → that of `id`. */
+function contentColumn(state: EditorState, item: SyntaxNode): number {
+  let pos = item.from;
+  while (pos < item.to && /[\s-]/.test(state.sliceDoc(pos, pos + 1))) pos += 1;
+  return columnOf(state, pos);
 }
 
-/** The nearest line above `lineNumber` whose key is left of `column`, and whether a list item was on the way. */
-function parentOf(
-  context: CompletionContext,
-  lineNumber: number,
+/**
+ * From `node` up the syntax tree: the pair whose key starts left of `column` (the key a line indented
+ * to `column` is nested under), and whether a sequence item whose content starts at `column` was on
+ * the way (that line continues the item's mapping).
+ */
+function enclosingPair(
+  state: EditorState,
+  node: SyntaxNode | null,
   column: number,
   isItem: boolean,
-): { number: number; line: Line; inItem: boolean } | undefined {
+): { pair: SyntaxNode; key: string; inItem: boolean } | undefined {
   let inItem = isItem;
-  for (let number = lineNumber - 1; number >= 1; number -= 1) {
-    const text = context.state.doc.line(number).text;
-    if (text.trim() === '' || text.trim().startsWith('#')) continue;
-    const line = describe(text);
-    // An item of the same sequence (`- id: …` whose first key is in line with ours).
-    if (line.item && line.indent === column) inItem = true;
-    if (line.indent < column && line.key !== undefined) return { number, line, inItem };
+  for (let at = node; at; at = at.parent) {
+    if (at.name === 'Item' && contentColumn(state, at) === column) inItem = true;
+    const key = at.name === 'Pair' ? at.getChild('Key') : null;
+    if (key && columnOf(state, at.from) < column) return { pair: at, key: state.sliceDoc(key.from, key.to), inItem };
   }
   return undefined;
 }
 
+/** The innermost node that ends at or covers the last thing written before `pos`, comments aside. */
+function nodeBefore(state: EditorState, tree: Tree, pos: number): SyntaxNode | null {
+  let end = pos;
+  for (;;) {
+    while (end > 0 && /\s/.test(state.sliceDoc(end - 1, end))) end -= 1;
+    if (end === 0) return null;
+    const node = tree.resolveInner(end, -1);
+    if (node.name !== 'Comment') return node;
+    end = node.from;
+  }
+}
+
 /**
- * The kind of mapping the cursor's line belongs to, from the keys it is nested under: `blocks:`
- * holds blocks, `kpi:` a KPI, a key under `params:` a parameter; at the left margin the top level.
+ * The kind of mapping a key typed at `keyPos` (on a line indented to `column`, after `- ` when
+ * `isItem`) goes into, from the keys the YAML syntax tree has it nested under: `blocks:` holds
+ * blocks, `kpi:` a KPI, a key under `params:` a parameter; at the left margin the top level.
  */
-function mappingAt(context: CompletionContext, lineNumber: number, column: number, isItem: boolean): string {
+function mappingAt(state: EditorState, keyPos: number, column: number, isItem: boolean): string {
   if (column === 0) return 'top';
-  const parent = parentOf(context, lineNumber, column, isItem);
+  const tree = ensureSyntaxTree(state, keyPos, PARSE_BUDGET_MS) ?? syntaxTree(state);
+  const parent = enclosingPair(state, nodeBefore(state, tree, keyPos), column, isItem);
   if (!parent) return 'top';
-  const key = parent.line.key!;
-  if (parent.inItem) return key === 'blocks' ? 'block' : 'none';
-  if (['kpi', 'chart', 'table', 'spec', 'encoding'].includes(key)) return key;
-  const grandparent = parentOf(context, parent.number, parent.line.indent, parent.line.item);
-  if (grandparent?.line.key === 'params' && !grandparent.inItem) return 'param';
-  if (grandparent?.line.key === 'encoding') return 'channel';
+  if (parent.inItem) return parent.key === 'blocks' ? 'block' : 'none';
+  if (['kpi', 'chart', 'table', 'spec', 'encoding'].includes(parent.key)) return parent.key;
+  const grandparent = enclosingPair(state, parent.pair.parent, columnOf(state, parent.pair.from), false);
+  if (grandparent?.key === 'params' && !grandparent.inItem) return 'param';
+  if (grandparent?.key === 'encoding') return 'channel';
   return 'none';
 }
 
@@ -132,7 +154,7 @@ export function completeDefinition(context: CompletionContext, names: readonly C
   const key = /^(\s*)(-\s+)?([A-Za-z_]*)$/.exec(before);
   if (key) {
     const indent = key[1]!.length + (key[2]?.length ?? 0);
-    const kind = mappingAt(context, line.number, indent, key[2] !== undefined);
+    const kind = mappingAt(context.state, context.pos - key[3]!.length, indent, key[2] !== undefined);
     const keys = KEYS[kind];
     if (!keys) return null;
     return {
