@@ -20,8 +20,12 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database on the server, migrated with the server's own migrations. */
-export async function createBenchDatabase(adminUrl: string, suffix = ''): Promise<BenchDatabase> {
+/**
+ * A new, empty database on the server, named `dp_bench_<random><suffix>`, with `drop()`, which
+ * removes it (idempotent: both the run's own cleanup and a Ctrl-C handler may call it) and ends the
+ * admin connection kept open for it.
+ */
+export async function createScratchDatabase(adminUrl: string, suffix = ''): Promise<BenchDatabase> {
   const name = `dp_bench_${randomBytes(6).toString('hex')}${suffix}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -32,26 +36,35 @@ export async function createBenchDatabase(adminUrl: string, suffix = ''): Promis
     throw error;
   }
   let dropping: Promise<void> | undefined;
-  // Idempotent: both the run's own cleanup and a Ctrl-C handler may call it.
   const drop = () =>
     (dropping ??= admin
       .query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       .then(() => undefined)
       .finally(() => admin.end()));
-
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   try {
-    const database = openPostgres(url.toString(), { poolSize: 2 });
+    const { rows } = await admin.query<{ server_version: string }>('SHOW server_version');
+    return { url: url.toString(), serverVersion: rows[0]?.server_version ?? 'unknown', drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+/** A fresh database on the server, migrated with the server's own migrations. */
+export async function createBenchDatabase(adminUrl: string, suffix = ''): Promise<BenchDatabase> {
+  const scratch = await createScratchDatabase(adminUrl, suffix);
+  try {
+    const database = openPostgres(scratch.url, { poolSize: 2 });
     try {
       await database.migrate();
     } finally {
       await database.close();
     }
-    const { rows } = await admin.query<{ server_version: string }>('SHOW server_version');
-    return { url: url.toString(), serverVersion: rows[0]?.server_version ?? 'unknown', drop };
+    return scratch;
   } catch (error) {
-    await drop();
+    await scratch.drop();
     throw error;
   }
 }

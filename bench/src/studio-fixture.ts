@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { BenchDatabase } from './fixture.js';
+import { createScratchDatabase, type BenchDatabase } from './fixture.js';
 
 /**
  * The database of the Studio section's tenant: a new database on the bench's PostgreSQL server
@@ -13,19 +12,8 @@ export async function createTenantDatabase(
   rows: number,
 ): Promise<BenchDatabase & { seconds: number }> {
   const started = performance.now();
-  const name = `dp_bench_${randomBytes(6).toString('hex')}_tenant`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  let dropping: Promise<void> | undefined;
-  const drop = () =>
-    (dropping ??= admin
-      .query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      .then(() => undefined)
-      .finally(() => admin.end()));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const scratch = await createScratchDatabase(adminUrl, '_tenant');
+  const client = new pg.Client({ connectionString: scratch.url });
   try {
     await client.connect();
     // Payers and codes spread by multiplicative hashes of the row number, so every group is of
@@ -55,16 +43,10 @@ export async function createTenantDatabase(
     );
     await client.query('VACUUM ANALYZE rates');
     await client.end();
-    const { rows: version } = await admin.query<{ server_version: string }>('SHOW server_version');
-    return {
-      url: url.toString(),
-      serverVersion: version[0]?.server_version ?? 'unknown',
-      drop,
-      seconds: (performance.now() - started) / 1000,
-    };
+    return { ...scratch, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     await client.end().catch(() => undefined);
-    await drop();
+    await scratch.drop();
     throw error;
   }
 }

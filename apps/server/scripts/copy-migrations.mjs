@@ -1,5 +1,5 @@
-// tsc does not copy non-TS files: the compiled server reads its SQL migrations, and the lessons of
-// Learn with their sample files (issue 60), from beside its code.
+// tsc does not copy non-TS files: the compiled server reads its SQL migrations, the lessons of
+// Learn with their sample files (issue 60), and Studio's built-in reports, from beside its code.
 // Run by `npm run compile` (scripts/build.mjs), which names the output folder in BUILD_OUT_DIR.
 import { cpSync } from 'node:fs';
 import path from 'node:path';
@@ -13,5 +13,10 @@ cpSync(fileURLToPath(new URL('../src/db/migrations', import.meta.url)), path.joi
 cpSync(
   fileURLToPath(new URL('../src/modules/learn/lessons', import.meta.url)),
   path.join(outDir, 'modules/learn/lessons'),
+  { recursive: true },
+);
+cpSync(
+  fileURLToPath(new URL('../src/modules/studio/built-in-reports', import.meta.url)),
+  path.join(outDir, 'modules/studio/built-in-reports'),
   { recursive: true },
 );

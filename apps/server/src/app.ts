@@ -210,7 +210,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         sandboxClock: billing.sandboxClock,
       });
       await api.register(webhooksRoutes, { webhooks: billing.webhooks });
-      await api.register(studioSourcesRoutes, { engine: services.studioEngine });
+      await api.register(studioSourcesRoutes, { sources: services.studioSources });
       await api.register(reportSharingRoutes, {
         sharing: services.reportSharing,
         embedding: services.reportEmbedding,

@@ -37,6 +37,7 @@ import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSessionService } from './sessions/sessions.service.js';
 import { createSsoService } from './sso/sso.service.js';
 import { createStudioEngine } from './studio/engine/engine.js';
+import { createSourcesService } from './studio/sources.service.js';
 import { createReportsService } from './studio/reports.service.js';
 import { createReportSharingService } from './studio/report-sharing.service.js';
 import { createReportEmbeddingService } from './studio/report-embedding.service.js';
@@ -275,6 +276,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     extracts: extracts.catalog,
     storage: extractStorage,
   });
+  const studioSources = createSourcesService({ engine: studioEngine });
   const reports = createReportsService({
     db,
     clock,
@@ -382,6 +384,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     billing,
     outbox,
     studioEngine,
+    studioSources,
     reports,
     extracts,
     agent,

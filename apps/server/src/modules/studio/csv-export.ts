@@ -3,7 +3,8 @@ import type { RowStream } from './engine/engine.js';
 
 /*
  * The HTTP side of a table's download: the engine's chunks as CSV (RFC 4180, CRLF lines, a header
- * of the column names), read only as fast as the client takes them.
+ * of the column names), read only as fast as the client takes them. Ours, not a CSV library's:
+ * none we know of applies the formula guard below to streamed chunks.
  */
 
 /**

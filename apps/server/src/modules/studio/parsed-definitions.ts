@@ -1,5 +1,5 @@
 import { parseReportDefinition, type ReportParseResult } from '@dataplatform/contract';
-import { createTextCache } from '../../lib/text-cache.js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * How many definition texts keep their parse. A text is at most REPORT_DEFINITION_MAX characters, so
@@ -7,7 +7,7 @@ import { createTextCache } from '../../lib/text-cache.js';
  */
 const PARSED_DEFINITION_ENTRIES = 100;
 
-const parsedDefinitions = createTextCache<ReportParseResult & { ok: true }>(PARSED_DEFINITION_ENTRIES);
+const parsedDefinitions = new LRUCache<string, ReportParseResult & { ok: true }>({ max: PARSED_DEFINITION_ENTRIES });
 
 /** Freezes a parsed definition all the way down: one object is handed to every run of its text. */
 function deepFreeze<T>(value: T): T {

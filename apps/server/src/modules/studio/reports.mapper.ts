@@ -10,7 +10,9 @@ import {
 } from '@dataplatform/contract';
 import { reportTextHtml } from '@dataplatform/contract/markdown';
 import type { AuditSnapshot } from '../audit/audit.service.js';
-import type { ReportListRow, ReportRow, ReportVersionRow } from './reports.repository.js';
+import { BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
+import { parseDefinition } from './parsed-definitions.js';
+import type { ReportListRow, ReportRow, ReportVersionRow, ReportWithText } from './reports.repository.js';
 
 /** What the API says of a report, whether a tenant's row or a built-in. */
 export interface ReportRecord {
@@ -90,5 +92,53 @@ export function toReportSnapshot(row: ReportRow, extra: Record<string, unknown> 
     source: row.source,
     version: row.currentVersion,
     ...extra,
+  };
+}
+
+/** A built-in report as a record: one version, never changed, read-only. */
+export function builtInRecord(report: BuiltInReport): ReportRecord {
+  return {
+    id: report.id,
+    slug: report.slug,
+    version: 1,
+    builtIn: true,
+    visibility: 'tenant',
+    createdBy: null,
+    createdAt: BUILT_IN_REPORTS_UPDATED_AT,
+    updatedAt: BUILT_IN_REPORTS_UPDATED_AT,
+    text: report.text,
+    definition: report.definition,
+  };
+}
+
+/** A tenant's stored report as a record, its text parsed (cached: parsed-definitions.ts). */
+export function rowRecord(row: ReportWithText): ReportRecord {
+  const parsed = parseDefinition(row.definition);
+  // Stored texts were valid when saved; one the schema has since tightened against still reads.
+  if (!parsed.ok) throw new Error(`stored report ${row.id} v${row.currentVersion} no longer parses`);
+  return {
+    id: row.id,
+    slug: row.slug,
+    version: row.currentVersion,
+    builtIn: false,
+    visibility: row.visibility,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    text: row.definition,
+    definition: parsed.definition,
+  };
+}
+
+/** The one version a built-in report has. */
+export function toBuiltInVersion(record: ReportRecord): ReportVersion {
+  return {
+    version: 1,
+    title: record.definition.title,
+    author_id: null,
+    author_email: null,
+    restored_from: null,
+    drafted_with_agent: false,
+    created_at: record.createdAt.toISOString(),
   };
 }

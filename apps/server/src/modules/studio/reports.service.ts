@@ -1,17 +1,7 @@
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
-  blockKind,
   RESERVED_REPORT_SLUGS,
-  cacheSeconds,
-  CHART_LOOKS,
-  CHART_PARAM_PREFIX,
-  coerceParamValue,
-  fullChartSpec,
-  type ChartFormat,
-  type ChartTheme,
-  REPORT_PAGE_SIZE_DEFAULT,
-  REPORT_PARAM_OPTIONS_MAX,
   reportMessages,
   slugFromTitle,
   type PaginationQuery,
@@ -28,7 +18,6 @@ import {
   type ReportUpdate,
   type ReportVersions,
   type ReportVersionText,
-  type ValidationErrorItem,
 } from '@dataplatform/contract';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Actor } from '../../lib/auth-context.js';
@@ -36,11 +25,15 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, fieldError, isUniqueViolation } from '../../lib/errors.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { ChartDrawer, ChartDrawing } from './charts/chart-drawing.js';
-import { BUILT_IN_REPORTS, BUILT_IN_REPORTS_UPDATED_AT, type BuiltInReport } from './built-in-reports.js';
-import type { ParamValue, RowStream, StudioEngine, StudioScope } from './engine/engine.js';
+import type { ChartDrawer } from './charts/chart-drawing.js';
+import { BUILT_IN_REPORTS, type BuiltInReport } from './built-in-reports.js';
+import type { RowStream, StudioEngine, StudioScope } from './engine/engine.js';
 import { parseDefinition } from './parsed-definitions.js';
+import { createReportRuns, type ChartRequest } from './report-runs.js';
 import {
+  builtInRecord,
+  rowRecord,
+  toBuiltInVersion,
   toReportPublic,
   toReportSnapshot,
   toReportSummary,
@@ -62,14 +55,8 @@ import {
   type ReportWithText,
 } from './reports.repository.js';
 
-/** What a chart drawing is asked for: a block, its parameters, the format, theme and width. */
-export interface ChartRequest {
-  block: string;
-  params: ReportRun['params'];
-  format: ChartFormat;
-  theme: ChartTheme;
-  width: number;
-}
+// Running a report's blocks is report-runs.ts; its callers import it from here, as before.
+export type { ChartRequest } from './report-runs.js';
 
 const reportNotFound = () => new AppError('report_not_found', reportMessages.notFound);
 const versionNotFound = () => new AppError('report_not_found', reportMessages.versionNotFound);
@@ -85,69 +72,8 @@ function parseBodyDefinition(text: string): ReportDefinition {
   );
 }
 
-/**
- * The value of every declared parameter for a run: the one given, else its default, coerced to its
- * type; each unknown or ill-typed one is a problem at its place in the body.
- */
-function resolveParams(
-  definition: ReportDefinition,
-  given: Record<string, unknown>,
-): { params: Record<string, ParamValue>; problems: ValidationErrorItem[] } {
-  const declared = definition.params ?? {};
-  const problems: ValidationErrorItem[] = [];
-  for (const name of Object.keys(given)) {
-    if (!Object.hasOwn(declared, name)) {
-      problems.push({ loc: ['body', 'params', name], msg: reportMessages.unknownParam, type: 'value_error' });
-    }
-  }
-  const params: Record<string, ParamValue> = {};
-  for (const [name, param] of Object.entries(declared)) {
-    const value = Object.hasOwn(given, name) ? given[name] : undefined;
-    const coerced = coerceParamValue(param, value === undefined ? (param.default ?? null) : value);
-    if (coerced.error !== undefined) {
-      problems.push({ loc: ['body', 'params', name], msg: coerced.error, type: 'value_error' });
-    } else {
-      params[name] = coerced.value;
-    }
-  }
-  return { params, problems };
-}
-
-function builtInRecord(report: BuiltInReport): ReportRecord {
-  return {
-    id: report.id,
-    slug: report.slug,
-    version: 1,
-    builtIn: true,
-    visibility: 'tenant',
-    createdBy: null,
-    createdAt: BUILT_IN_REPORTS_UPDATED_AT,
-    updatedAt: BUILT_IN_REPORTS_UPDATED_AT,
-    text: report.text,
-    definition: report.definition,
-  };
-}
-
 function findBuiltIn(key: string): BuiltInReport | undefined {
   return BUILT_IN_REPORTS.find((report) => report.slug === key || report.id === key.toLowerCase());
-}
-
-function rowRecord(row: ReportWithText): ReportRecord {
-  const parsed = parseDefinition(row.definition);
-  // Stored texts were valid when saved; one the schema has since tightened against still reads.
-  if (!parsed.ok) throw new Error(`stored report ${row.id} v${row.currentVersion} no longer parses`);
-  return {
-    id: row.id,
-    slug: row.slug,
-    version: row.currentVersion,
-    builtIn: false,
-    visibility: row.visibility,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    text: row.definition,
-    definition: parsed.definition,
-  };
 }
 
 /** The first of `base`, `base-2`, `base-3`, … no report of the tenant has. */
@@ -175,7 +101,9 @@ export function createReportsService(deps: {
   /** Whether an agent answer with a block is the saver's own in the tenant (a save drafted with the agent names one). */
   ownsAgentAnswer: (actor: Actor, scope: StudioScope, messageId: string) => Promise<boolean>;
 }) {
-  const { db, clock, audit, engine, charts } = deps;
+  const { db, clock, audit } = deps;
+  const runs = createReportRuns(deps);
+  const { runBlock, runRecord, drawBlock } = runs;
 
   /** True when the save names an answer of the saver's; a name of anything else is a 422. */
   async function draftedWithAgent(actor: Actor, scope: StudioScope, messageId: string | undefined): Promise<boolean> {
@@ -211,48 +139,6 @@ export function createReportsService(deps: {
     return `You edited version ${edited}, but version ${row.version} was saved by ${who} at ${row.createdAt.toISOString()}: reload the report and apply your change again`;
   }
 
-  /** Runs one block of a definition, after checking the block, the parameters and the paging. */
-  async function runBlock(
-    scope: StudioScope,
-    definition: ReportDefinition,
-    request: ReportRun,
-    cache: { key: string; ttlSeconds: number } | null,
-    signal: AbortSignal | undefined,
-  ): Promise<ReportRunResult> {
-    const block = definition.blocks.find((candidate) => candidate.id === request.block);
-    if (!block) throw fieldError(['body', 'block'], reportMessages.unknownBlock);
-    const kind = blockKind(block);
-    if (kind === 'text') throw fieldError(['body', 'block'], reportMessages.textBlockNoQuery);
-
-    const { params, problems } = resolveParams(definition, request.params);
-    const common = {
-      scope,
-      source: definition.source,
-      params,
-      ...(cache && cache.ttlSeconds > 0 ? { cacheKey: cache.key, cacheTtlSeconds: cache.ttlSeconds } : {}),
-      ...(signal ? { signal } : {}),
-    };
-    if (block.table) {
-      const pageSize = block.table.page_size ?? REPORT_PAGE_SIZE_DEFAULT;
-      const limit = request.limit ?? pageSize;
-      if (limit > pageSize) {
-        problems.push({ loc: ['body', 'limit'], msg: reportMessages.limitOverPageSize, type: 'value_error' });
-      }
-      if (problems.length > 0) throw new AppError('validation_failed', problems);
-      return engine.run({
-        ...common,
-        sql: block.table.sql,
-        shape: 'page',
-        skip: request.skip,
-        limit,
-        ...(request.sort ? { sort: request.sort } : {}),
-      });
-    }
-    if (problems.length > 0) throw new AppError('validation_failed', problems);
-    const sql = block.kpi?.sql ?? block.chart!.sql;
-    return engine.run({ ...common, sql, shape: 'capped' });
-  }
-
   /**
    * A tenant's report by id whoever asks: a share link is its own grant, checked by its caller.
    * A report of another tenant than the scope's is a 404.
@@ -261,68 +147,6 @@ export function createReportsService(deps: {
     const row = await findReportById(db, reportId);
     if (!row || row.tenantId !== scope.tenantId) throw reportNotFound();
     return rowRecord(row);
-  }
-
-  /** One block of a report already read (a share link keeps its report briefly): cached per version. */
-  async function runRecord(
-    scope: StudioScope,
-    report: ReportRecord,
-    request: ReportRun,
-    signal?: AbortSignal,
-  ): Promise<ReportRunResult> {
-    const cache = {
-      key: `${report.id}:${report.version}:${request.block}`,
-      ttlSeconds: cacheSeconds(report.definition.cache),
-    };
-    return runBlock(scope, report.definition, request, cache, signal);
-  }
-
-  /**
-   * A chart block of a saved report drawn as `format`: its rows run as any run of it (and cached so),
-   * then drawn once per rows, theme and width and kept as long. A block that is not a chart is a 404;
-   * a parameter the report lacks or cannot take is a 422 at its place in the query.
-   */
-  async function drawBlock(
-    scope: StudioScope,
-    report: ReportRecord,
-    request: ChartRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<ChartDrawing> {
-    const block = report.definition.blocks.find((candidate) => candidate.id === request.block);
-    if (!block?.chart) throw new AppError('not_found', reportMessages.notAChart);
-    const ttlSeconds = cacheSeconds(report.definition.cache);
-    const cache = { key: `${report.id}:${report.version}:${block.id}`, ttlSeconds };
-    let result: ReportRunResult;
-    try {
-      result = await runBlock(
-        scope,
-        report.definition,
-        { block: block.id, params: request.params, skip: 0 },
-        cache,
-        signal,
-      );
-    } catch (error) {
-      // The parameters came in the query (param.<name>), not in a body.
-      if (error instanceof AppError && Array.isArray(error.detail)) {
-        throw new AppError(
-          'validation_failed',
-          error.detail.map((problem) => ({
-            ...problem,
-            loc:
-              problem.loc[0] === 'body' && problem.loc[1] === 'params'
-                ? ['query', `${CHART_PARAM_PREFIX}${String(problem.loc[2])}`]
-                : problem.loc,
-          })),
-        );
-      }
-      throw error;
-    }
-    const values = result.rows.map((row) =>
-      Object.fromEntries(result.columns.map((column, index) => [column.name, row[index]])),
-    );
-    const look = CHART_LOOKS[request.theme];
-    const spec = fullChartSpec(block.chart.spec, values, block.title ?? 'Chart', look, request.width);
-    return charts.draw(spec, request.format, { background: look.background, ttlSeconds: Math.max(ttlSeconds, 60) });
   }
 
   return {
@@ -457,18 +281,7 @@ export function createReportsService(deps: {
 
     async versions(scope: StudioScope, key: string, page: PaginationQuery): Promise<ReportVersions> {
       const report = await resolve(scope, key);
-      if (report.builtIn) {
-        const only = {
-          version: 1,
-          title: report.definition.title,
-          author_id: null,
-          author_email: null,
-          restored_from: null,
-          drafted_with_agent: false,
-          created_at: report.createdAt.toISOString(),
-        };
-        return { data: page.skip === 0 ? [only] : [], count: 1 };
-      }
+      if (report.builtIn) return { data: page.skip === 0 ? [toBuiltInVersion(report)] : [], count: 1 };
       const rows = await listReportVersions(db, report.id, page);
       return { data: rows.data.map(toReportVersion), count: rows.count };
     },
@@ -478,16 +291,7 @@ export function createReportsService(deps: {
       const report = await resolve(scope, key);
       if (report.builtIn) {
         if (version !== 1) throw versionNotFound();
-        return {
-          version: 1,
-          title: report.definition.title,
-          author_id: null,
-          author_email: null,
-          restored_from: null,
-          drafted_with_agent: false,
-          created_at: report.createdAt.toISOString(),
-          definition: report.text,
-        };
+        return { ...toBuiltInVersion(report), definition: report.text };
       }
       const row = await findReportVersion(db, report.id, version);
       if (!row) throw versionNotFound();
@@ -569,12 +373,6 @@ export function createReportsService(deps: {
     /** A chart block of a report already read, as a share link draws it (its caller checked the link). */
     drawRecord: drawBlock,
 
-    /** One block of an unsaved definition (the editor's live preview): never cached. */
-    async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {
-      const definition = parseBodyDefinition(request.definition);
-      return runBlock(scope, definition, request, null, signal);
-    },
-
     /**
      * Every row of a saved report's table block, streamed for a CSV download: the same query, values
      * and order as its pages, never cached, up to the engine's export cap.
@@ -586,20 +384,7 @@ export function createReportsService(deps: {
       signal?: AbortSignal,
     ): Promise<{ report: ReportRecord; stream: RowStream }> {
       const report = await resolve(scope, key);
-      const block = report.definition.blocks.find((candidate) => candidate.id === request.block);
-      if (!block) throw fieldError(['body', 'block'], reportMessages.unknownBlock);
-      if (!block.table) throw fieldError(['body', 'block'], reportMessages.exportOnlyTable);
-      const { params, problems } = resolveParams(report.definition, request.params);
-      if (problems.length > 0) throw new AppError('validation_failed', problems);
-      const stream = await engine.exportRows({
-        scope,
-        source: report.definition.source,
-        sql: block.table.sql,
-        params,
-        ...(request.sort ? { sort: request.sort } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      return { report, stream };
+      return { report, stream: await runs.exportRecord(scope, report, request, signal) };
     },
 
     /**
@@ -612,30 +397,13 @@ export function createReportsService(deps: {
       name: string,
       signal?: AbortSignal,
     ): Promise<ReportParamOptions> {
-      const report = await resolve(scope, key);
-      const param = Object.hasOwn(report.definition.params ?? {}, name) ? report.definition.params![name] : undefined;
-      if (!param) throw new AppError('not_found', reportMessages.unknownParam);
-      if (typeof param.options !== 'string') throw new AppError('not_found', reportMessages.paramNoQuery);
-      const { params, problems } = resolveParams(report.definition, {});
-      if (problems.length > 0) throw new AppError('validation_failed', problems);
-      const ttlSeconds = cacheSeconds(report.definition.cache);
-      const result = await engine.run({
-        scope,
-        source: report.definition.source,
-        sql: param.options,
-        params,
-        shape: 'capped',
-        ...(ttlSeconds > 0
-          ? { cacheKey: `${report.id}:${report.version}:param:${name}`, cacheTtlSeconds: ttlSeconds }
-          : {}),
-        ...(signal ? { signal } : {}),
-      });
-      const data = result.rows
-        .map((row) => row[0])
-        .filter((value) => value !== null && value !== undefined)
-        .slice(0, REPORT_PARAM_OPTIONS_MAX)
-        .map((value) => (typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value)));
-      return { data, count: data.length };
+      return runs.paramOptionsOf(scope, await resolve(scope, key), name, signal);
+    },
+
+    /** One block of an unsaved definition (the editor's live preview): never cached. */
+    async preview(scope: StudioScope, request: ReportPreview, signal?: AbortSignal): Promise<ReportRunResult> {
+      const definition = parseBodyDefinition(request.definition);
+      return runBlock(scope, definition, request, null, signal);
     },
   };
 }

@@ -1,25 +1,21 @@
 import {
   HttpErrorSchema,
   ValidationErrorSchema,
-  STUDIO_SOURCE_KINDS,
   StudioSourceIdParamsSchema,
   StudioSourcesSchema,
   StudioTablesSchema,
 } from '@dataplatform/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/errors.js';
-import type { SourceId, StudioEngine } from './engine/engine.js';
 import { scopeOf } from './request-scope.js';
-
-const isSourceId = (id: string): id is SourceId => (STUDIO_SOURCE_KINDS as readonly string[]).includes(id);
+import type { SourcesService } from './sources.service.js';
 
 /**
  * Studio's sources: which ones the caller may use in the tenant chosen with X-Tenant-ID (the
  * tenant-context plugin has checked membership), and their tables with columns for the editor's
  * source browser.
  */
-export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }> = async (app, options) => {
-  const { engine } = options;
+export const studioSourcesRoutes: FastifyPluginAsyncZod<{ sources: SourcesService }> = async (app, options) => {
+  const { sources } = options;
   const tags = ['studio'];
   const errors = { 401: HttpErrorSchema, 403: HttpErrorSchema, 404: HttpErrorSchema };
 
@@ -35,7 +31,7 @@ export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }
       },
     },
     async (request) => {
-      const data = await engine.listSources(scopeOf(request));
+      const data = await sources.list(scopeOf(request));
       return { data, count: data.length };
     },
   );
@@ -53,13 +49,7 @@ export const studioSourcesRoutes: FastifyPluginAsyncZod<{ engine: StudioEngine }
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
-      const { source_id: sourceId } = request.params;
-      const available = await engine.listSources(scope);
-      if (!isSourceId(sourceId) || !available.some((source) => source.id === sourceId)) {
-        throw new AppError('not_found', 'No such source');
-      }
-      const data = await engine.listTables(scope, sourceId);
+      const data = await sources.tables(scopeOf(request), request.params.source_id);
       return { data, count: data.length };
     },
   );

@@ -1,235 +1,26 @@
 import {
   addBlockToReport,
   parseReportDefinition,
-  PERMISSIONS,
-  type AgentCompiled,
   type AgentConversation,
   type AgentConversations,
   type AgentMessage,
   type AuditEntries,
   type ReportPublic,
   type ReportVersions,
-  type TenantPublic,
 } from '@dataplatform/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRole } from '../../../../test/authz-fixtures.js';
-import { createUser, generousRateLimits, useTestContext, type TestUser } from '../../../../test/harness.js';
-import { startScriptedModel, type ScriptedModel } from '../../../../test/scripted-model.js';
+import { describe, expect, it } from 'vitest';
+import { agentPlan, useAgentWorld } from '../../../../test/agent-world.js';
 import { createTenant, tenantHeaders } from '../../../../test/tenant-fixtures.js';
 import { addTokens } from './agent.repository.js';
 
-/** Questions and compiles one account may send a minute, here. */
-const AGENT_LIMIT = 60;
-const model: ScriptedModel = await startScriptedModel();
-const { ctx, admin } = useTestContext({
-  env: {
-    AGENT_BASE_URL: model.url,
-    AGENT_MODEL: 'scripted-model',
-    AGENT_API_KEY: 'sk-test-secret-key-never-logged',
-    AGENT_TIMEOUT_SECONDS: '1',
-    AGENT_MAX_REPAIRS: '2',
-    AGENT_TOKENS_PER_TENANT_PER_DAY: '100000',
-  },
-  config: { rateLimits: { ...generousRateLimits, agentPerAccount: { max: AGENT_LIMIT, windowMs: 60_000 } } },
-});
-
-let tenantA: TenantPublic;
-let tenantB: TenantPublic;
-/** Members holding agent:use and reports:write: one in A, one in B. */
-let askerA: TestUser;
-let askerB: TestUser;
-/** A member of A without agent:use. */
-let plainA: TestUser;
-/** Another member of A holding what askerA holds. */
-let colleagueA: TestUser;
-
-const SALES = 'region,units,price,sold_on\nnorth,3,10.5,2001-01-05\nsouth,4,20,2001-02-10\nnorth,5,30,2002-03-15\n';
-
-async function upload(user: TestUser, tenantId: string, name: string, csv: string) {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/studio/extracts?name=${name}`,
-    headers: tenantHeaders(user, tenantId, { 'content-type': 'text/csv' }),
-    payload: csv,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
-
-async function conversation(user: TestUser, tenantId: string): Promise<string> {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/agent/conversations',
-    headers: tenantHeaders(user, tenantId),
-    payload: {},
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
-
-/** The guided builder's compile, as askerA in tenant A unless other headers are given. */
-function compile(payload: object, headers: Record<string, string> = tenantHeaders(askerA, tenantA.id)) {
-  return ctx.app.inject({ method: 'POST', url: '/api/v1/agent/plan/compile', headers, payload });
-}
-
-function ask(user: TestUser, tenantId: string, conversationId: string, text: string, extra: object = {}) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/agent/conversations/${conversationId}/messages`,
-    headers: tenantHeaders(user, tenantId),
-    payload: { text, ...extra },
-  });
-}
-
-const plan = (overrides: object = {}) => ({
-  kind: 'plan',
-  title: 'Units by region',
-  source: 'extract',
-  table: 'sales_a',
-  measures: [{ agg: 'sum', column: 'units', as: 'units' }],
-  dimensions: [{ column: 'region', grain: null }],
-  filters: [],
-  sort: [{ by: 'units', direction: 'desc' }],
-  limit: 10,
-  chart: 'bar',
-  ...overrides,
-});
-
-beforeAll(async () => {
-  askerA = await createUser(ctx);
-  askerB = await createUser(ctx);
-  plainA = await createUser(ctx);
-  colleagueA = await createUser(ctx);
-  await createRole(ctx, {
-    grants: [PERMISSIONS.agentUse, PERMISSIONS.reportsWrite, PERMISSIONS.sourcesWrite],
-    userIds: [askerA.id, askerB.id, colleagueA.id],
-  });
-  tenantA = await createTenant(ctx, admin, { members: [askerA, plainA, colleagueA] });
-  tenantB = await createTenant(ctx, admin, { members: [askerB] });
-  await upload(askerA, tenantA.id, 'sales_a', SALES);
-  await upload(askerB, tenantB.id, 'secret_b', 'customer,spend\nzed-corp,100\n');
-});
-
-afterAll(() => model.close());
-beforeEach(() => model.reset());
-
-describe('the guided builder: POST /agent/plan/compile', () => {
-  it('compiles a plan over the demo source into bound SQL, a block that fits a report, and a preview', async () => {
-    const response = await compile({
-      source: 'demo',
-      plan: {
-        title: 'Rates by payer in CA',
-        table: 'rates',
-        measures: [
-          { agg: 'count', column: null, as: 'rates' },
-          { agg: 'median', column: 'negotiated_rate', as: 'median_rate' },
-        ],
-        dimensions: [{ column: 'payer', grain: null }],
-        filters: [{ column: 'state', op: '=', value: "CA'; DROP TABLE rates; --" }],
-        sort: [{ by: 'rates', direction: 'desc' }],
-        limit: 5,
-        chart: 'bar',
-      },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const compiled = response.json<AgentCompiled>();
-    // The value is a parameter: it never reaches the SQL text.
-    expect(compiled.sql).not.toContain('DROP');
-    expect(compiled.sql).toContain('"state" = :state');
-    expect(compiled.block).toMatchObject({ kind: 'chart', source: 'demo', params: { state: { type: 'text' } } });
-    // As the viewers draw it, so the builder works nothing out again: the spec, and never the SQL.
-    expect(compiled.block.drawn).toMatchObject({ kind: 'chart', title: 'Rates by payer in CA', chart: { spec: {} } });
-    expect(JSON.stringify(compiled.block.drawn)).not.toContain('SELECT');
-    expect(compiled.preview.rows).toEqual([]);
-    const report = parseReportDefinition(compiled.block.report);
-    expect(report.ok).toBe(true);
-  });
-
-  it('draws a time series by month, and a KPI of one measure', async () => {
-    const series = await compile({
-      source: 'extract',
-      plan: {
-        title: 'Units by month',
-        table: 'sales_a',
-        measures: [{ agg: 'sum', column: 'units', as: 'units' }],
-        dimensions: [{ column: 'sold_on', grain: 'month' }],
-        filters: [{ column: 'sold_on', op: 'between', value: ['2001-01-01', '2001-12-31'] }],
-        sort: [],
-        limit: null,
-        chart: 'line',
-      },
-    });
-    expect(series.statusCode, series.body).toBe(200);
-    const compiled = series.json<AgentCompiled>();
-    expect(compiled.sql).toContain('date_trunc(\'month\', "sold_on")');
-    expect(compiled.preview.rows.map((row) => row[1])).toEqual([3, 4]);
-    expect(compiled.block.yaml).toContain('type: temporal');
-
-    const kpi = await compile({
-      source: 'extract',
-      plan: {
-        title: 'Units sold',
-        table: 'sales_a',
-        measures: [{ agg: 'sum', column: 'units', as: 'units' }],
-        dimensions: [],
-        filters: [{ column: 'region', op: 'in', value: ['north'] }],
-        sort: [],
-        limit: null,
-        chart: 'kpi',
-      },
-    });
-    expect(kpi.statusCode, kpi.body).toBe(200);
-    expect(kpi.json<AgentCompiled>()).toMatchObject({ block: { kind: 'kpi' }, preview: { rows: [[8]] } });
-  });
-
-  it('refuses a name the source lacks, another tenant’s table, and an aggregate the type cannot take, with a 422 that says why', async () => {
-    const cases = [
-      { table: 'sales_a', measures: [{ agg: 'sum', column: 'invented', as: 'x' }], why: 'has no column "invented"' },
-      { table: 'secret_b', measures: [{ agg: 'count', column: null, as: 'n' }], why: 'There is no table "secret_b"' },
-      { table: 'sales_a', measures: [{ agg: 'avg', column: 'region', as: 'x' }], why: 'avg needs a number' },
-    ];
-    for (const { why, ...planned } of cases) {
-      const response = await compile({
-        source: 'extract',
-        plan: { title: 'T', dimensions: [], filters: [], sort: [], limit: null, chart: 'table', ...planned },
-      });
-      expect(response.statusCode, response.body).toBe(422);
-      const refusal = response.json<{ detail: { msg: string }[]; code: string }>();
-      expect(refusal.code).toBe('validation_failed');
-      expect(refusal.detail[0]!.msg).toContain(why);
-    }
-  });
-
-  it('limits each account’s questions and compiles, with a 429 that says when to come back', async () => {
-    const busy = await createUser(ctx);
-    await createRole(ctx, { grants: [PERMISSIONS.agentUse], userIds: [busy.id] });
-    const busyCompile = () =>
-      compile(
-        { source: 'demo', plan: { ...plan(), kind: undefined, source: undefined, table: 'rates' } },
-        busy.headers,
-      );
-    for (let index = 0; index < AGENT_LIMIT; index += 1) expect((await busyCompile()).statusCode).not.toBe(429);
-    const limited = await busyCompile();
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json<{ code: string }>().code).toBe('rate_limited');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-  });
-
-  it('needs agent:use', async () => {
-    const response = await compile(
-      { source: 'demo', plan: plan({ kind: undefined, source: undefined }) },
-      tenantHeaders(plainA, tenantA.id),
-    );
-    expect(response.statusCode).toBe(403);
-    const status = await ctx.app.inject({ url: '/api/v1/agent/status', headers: tenantHeaders(plainA, tenantA.id) });
-    expect(status.json()).toEqual({ configured: true, model: 'scripted-model', allowed: false });
-  });
-});
+const { ctx, admin, model, world, conversation, ask } = await useAgentWorld();
+const plan = agentPlan;
 
 describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   it('answers a plan with its SQL, block and preview, after sending only the tenant’s own names as enums', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: plan() });
-    const response = await ask(askerA, tenantA.id, id, 'Which region sold the most units?');
+    const response = await ask(world.askerA, world.tenantA.id, id, 'Which region sold the most units?');
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json<AgentMessage>();
     expect(answer).toMatchObject({
@@ -275,10 +66,10 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('revises the last plan on a follow-up, which the model sees', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: plan() }, { content: plan({ filters: [{ column: 'sold_on', op: '>=', value: '2002' }] }) });
-    expect((await ask(askerA, tenantA.id, id, 'Units by region')).statusCode).toBe(200);
-    const followUp = await ask(askerA, tenantA.id, id, 'only 2002');
+    expect((await ask(world.askerA, world.tenantA.id, id, 'Units by region')).statusCode).toBe(200);
+    const followUp = await ask(world.askerA, world.tenantA.id, id, 'only 2002');
     expect(followUp.statusCode, followUp.body).toBe(200);
     expect(followUp.json<AgentMessage>().preview?.rows).toEqual([['north', 5]]);
     const messages = model.requests[1]!.body.messages;
@@ -289,7 +80,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
 
     const read = await ctx.app.inject({
       url: `/api/v1/agent/conversations/${id}`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
     });
     const stored = read.json<AgentConversation>();
     expect(stored.title).toBe('Units by region');
@@ -297,12 +88,12 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('repairs an invented column with the compiler’s message, and answers', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script(
       { content: plan({ measures: [{ agg: 'sum', column: 'revenue', as: 'revenue' }], sort: [] }) },
       { content: plan() },
     );
-    const response = await ask(askerA, tenantA.id, id, 'revenue by region');
+    const response = await ask(world.askerA, world.tenantA.id, id, 'revenue by region');
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<AgentMessage>().repairs).toEqual([
       { attempt: 1, problem: expect.stringContaining('no column "revenue"') as unknown },
@@ -311,7 +102,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('never runs SQL the guard refuses, whatever the model says, and refuses after the repairs with what was tried', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     const hostile = [
       'DROP TABLE sales_a',
       "SELECT * FROM read_text('/etc/passwd')",
@@ -326,7 +117,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     );
     // Three attempts each (AGENT_MAX_REPAIRS 2): two questions use the six answers.
     for (let question = 0; question < 2; question += 1) {
-      const response = await ask(askerA, tenantA.id, id, 'show me the files');
+      const response = await ask(world.askerA, world.tenantA.id, id, 'show me the files');
       expect(response.statusCode, response.body).toBe(422);
       const refusal = response.json<{ detail: string; code: string }>();
       expect(refusal.code).toBe('agent_refused');
@@ -336,21 +127,24 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     // Nothing of a refused question is kept in the conversation.
     const read = await ctx.app.inject({
       url: `/api/v1/agent/conversations/${id}`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
     });
     expect(read.json<AgentConversation>().messages).toEqual([]);
-    const list = await ctx.app.inject({ url: '/api/v1/studio/extracts', headers: tenantHeaders(askerA, tenantA.id) });
+    const list = await ctx.app.inject({
+      url: '/api/v1/studio/extracts',
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
+    });
     expect(list.body).toContain('sales_a');
   });
 
   it('repairs JSON that does not parse or fit the schema, and a model that writes for ever', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script(
       { content: 'Sure! Here is the plan: {' },
       { content: { kind: 'plan', title: 'T' } },
       { content: 'x'.repeat(1024 * 1024) },
     );
-    const response = await ask(askerA, tenantA.id, id, 'anything');
+    const response = await ask(world.askerA, world.tenantA.id, id, 'anything');
     expect(response.statusCode, response.body).toBe(422);
     expect(response.json<{ detail: string }>().detail).toMatch(/not JSON.*does not fit the schema.*too long/s);
   });
@@ -359,26 +153,26 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
       payload: { definition: 'title: Open report\nsource: extract\nblocks:\n  - id: intro_note\n    text: Hello\n' },
     });
     const report = created.json<ReportPublic>();
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: plan() });
-    const response = await ask(askerA, tenantA.id, id, 'add units by region', { report_id: report.id });
+    const response = await ask(world.askerA, world.tenantA.id, id, 'add units by region', { report_id: report.id });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<AgentMessage>().report_id).toBe(report.id);
     expect(model.requests[0]!.body.messages[0]!.content).toContain('id: intro_note');
-    const elsewhere = await conversation(askerB, tenantB.id);
-    const hidden = await ask(askerB, tenantB.id, elsewhere, 'add units', { report_id: report.id });
+    const elsewhere = await conversation(world.askerB, world.tenantB.id);
+    const hidden = await ask(world.askerB, world.tenantB.id, elsewhere, 'add units', { report_id: report.id });
     expect(hidden.statusCode).toBe(404);
     expect(model.requests).toHaveLength(1);
   });
 
   it('answers a reply in words', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: { kind: 'reply', text: 'The data says what happened, not why.', title: null, sql: null } });
-    const response = await ask(askerA, tenantA.id, id, 'Why did units drop?');
+    const response = await ask(world.askerA, world.tenantA.id, id, 'Why did units drop?');
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<AgentMessage>()).toMatchObject({
       kind: 'reply',
@@ -388,10 +182,10 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('answers 502 agent_unavailable when the model server fails, rate-limits or does not answer in time', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     for (const reply of [{ status: 500 }, { status: 429 }, { delayMs: 1_500 }]) {
       model.script(reply);
-      const response = await ask(askerA, tenantA.id, id, 'units by region');
+      const response = await ask(world.askerA, world.tenantA.id, id, 'units by region');
       expect(response.statusCode, response.body).toBe(502);
       expect(response.json<{ code: string }>().code).toBe('agent_unavailable');
       expect(response.body).not.toContain('sk-test');
@@ -399,25 +193,25 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('refuses a question of 100 KB, and another person’s or tenant’s conversation is a 404', async () => {
-    const id = await conversation(askerA, tenantA.id);
-    const long = await ask(askerA, tenantA.id, id, 'x'.repeat(100 * 1024));
+    const id = await conversation(world.askerA, world.tenantA.id);
+    const long = await ask(world.askerA, world.tenantA.id, id, 'x'.repeat(100 * 1024));
     expect([413, 422]).toContain(long.statusCode);
     expect(model.requests).toHaveLength(0);
-    const other = await ask(askerB, tenantB.id, id, 'units');
+    const other = await ask(world.askerB, world.tenantB.id, id, 'units');
     expect(other.statusCode).toBe(404);
     expect(other.json<{ code: string }>().code).toBe('conversation_not_found');
     const read = await ctx.app.inject({
       url: `/api/v1/agent/conversations/${id}`,
-      headers: tenantHeaders(askerB, tenantB.id),
+      headers: tenantHeaders(world.askerB, world.tenantB.id),
     });
     expect(read.statusCode).toBe(404);
   });
 
   it('answers 429 agent_budget_exhausted with Retry-After once the tenant’s tokens for the day are spent', async () => {
-    const tenant = await createTenant(ctx, admin, { members: [askerA] });
-    const id = await conversation(askerA, tenant.id);
+    const tenant = await createTenant(ctx, admin, { members: [world.askerA] });
+    const id = await conversation(world.askerA, tenant.id);
     await addTokens(ctx.database.db, tenant.id, new Date().toISOString().slice(0, 10), 100_000);
-    const response = await ask(askerA, tenant.id, id, 'units');
+    const response = await ask(world.askerA, tenant.id, id, 'units');
     expect(response.statusCode).toBe(429);
     expect(response.json<{ code: string }>().code).toBe('agent_budget_exhausted');
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
@@ -425,12 +219,12 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('streams the model’s text as server-sent events, then the answer', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: plan(), chunk: 8 });
     const response = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/agent/conversations/${id}/messages`,
-      headers: tenantHeaders(askerA, tenantA.id, { accept: 'text/event-stream' }),
+      headers: tenantHeaders(world.askerA, world.tenantA.id, { accept: 'text/event-stream' }),
       payload: { text: 'units by region' },
     });
     expect(response.statusCode).toBe(200);
@@ -450,13 +244,13 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('stops a model that streams for ever at AGENT_TIMEOUT_SECONDS, with an error event', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ endless: true, chunkDelayMs: 5 });
     const started = Date.now();
     const response = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/agent/conversations/${id}/messages`,
-      headers: tenantHeaders(askerA, tenantA.id, { accept: 'text/event-stream' }),
+      headers: tenantHeaders(world.askerA, world.tenantA.id, { accept: 'text/event-stream' }),
       payload: { text: 'units by region' },
     });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -466,7 +260,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('stops the model call when the client goes away mid-stream, and keeps nothing', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ endless: true, chunkDelayMs: 80 });
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     try {
@@ -475,7 +269,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
       const response = await fetch(`${address}/api/v1/agent/conversations/${id}/messages`, {
         method: 'POST',
         headers: {
-          ...tenantHeaders(askerA, tenantA.id),
+          ...tenantHeaders(world.askerA, world.tenantA.id),
           accept: 'text/event-stream',
           'content-type': 'application/json',
         },
@@ -492,7 +286,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
       expect(model.requests).toHaveLength(1);
       const read = await ctx.app.inject({
         url: `/api/v1/agent/conversations/${id}`,
-        headers: tenantHeaders(askerA, tenantA.id),
+        headers: tenantHeaders(world.askerA, world.tenantA.id),
       });
       expect(read.json<AgentConversation>().messages).toEqual([]);
     } finally {
@@ -503,14 +297,14 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('runs a table answer’s pages again, and its block is added to a report as a version drafted with the agent', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     model.script({ content: plan({ chart: 'table', title: 'Sales table' }) });
-    const answer = (await ask(askerA, tenantA.id, id, 'a table of units by region')).json<AgentMessage>();
+    const answer = (await ask(world.askerA, world.tenantA.id, id, 'a table of units by region')).json<AgentMessage>();
     expect(answer.block?.kind).toBe('table');
     const page = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/agent/conversations/${id}/messages/${answer.id}/run`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
       payload: { skip: 1, limit: 1, sort: [{ column: 'units', direction: 'asc' }] },
     });
     expect(page.statusCode, page.body).toBe(200);
@@ -519,7 +313,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/studio/reports',
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
       payload: { definition: 'title: Sales\nsource: extract\nblocks:\n  - id: note\n    text: Hello\n' },
     });
     expect(created.statusCode, created.body).toBe(201);
@@ -533,13 +327,13 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     const saved = await ctx.app.inject({
       method: 'PUT',
       url: `/api/v1/studio/reports/${report.id}`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
       payload: { definition: merged, version: 1, agent_message_id: answer.id },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const versions = await ctx.app.inject({
       url: `/api/v1/studio/reports/${report.id}/versions`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
     });
     expect(versions.json<ReportVersions>().data.map((version) => version.drafted_with_agent)).toEqual([true, false]);
 
@@ -547,7 +341,7 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
     const forged = await ctx.app.inject({
       method: 'PUT',
       url: `/api/v1/studio/reports/${report.id}`,
-      headers: tenantHeaders(colleagueA, tenantA.id),
+      headers: tenantHeaders(world.colleagueA, world.tenantA.id),
       payload: { definition: merged, version: 2, agent_message_id: answer.id },
     });
     expect(forged.statusCode).toBe(422);
@@ -555,29 +349,29 @@ describe('asking the agent: POST /agent/conversations/{id}/messages', () => {
   });
 
   it('lists conversations once they hold an answer, and deletes them, each person’s own', async () => {
-    const id = await conversation(askerA, tenantA.id);
+    const id = await conversation(world.askerA, world.tenantA.id);
     const list = () =>
-      ctx.app.inject({ url: '/api/v1/agent/conversations', headers: tenantHeaders(askerA, tenantA.id) });
+      ctx.app.inject({ url: '/api/v1/agent/conversations', headers: tenantHeaders(world.askerA, world.tenantA.id) });
     // Nothing answered yet (a refused or cancelled first question leaves it so): nothing to reopen.
     expect((await list()).json<AgentConversations>().data.map((item) => item.id)).not.toContain(id);
     model.script({ content: { kind: 'reply', text: 'Units are counted per sale.' } });
-    expect((await ask(askerA, tenantA.id, id, 'What is a unit?')).statusCode).toBe(200);
+    expect((await ask(world.askerA, world.tenantA.id, id, 'What is a unit?')).statusCode).toBe(200);
     const listed = await list();
     expect(listed.json<AgentConversations>().data.map((item) => item.id)).toContain(id);
     const others = await ctx.app.inject({
       url: '/api/v1/agent/conversations',
-      headers: tenantHeaders(askerB, tenantB.id),
+      headers: tenantHeaders(world.askerB, world.tenantB.id),
     });
     expect(others.json<AgentConversations>().data.map((item) => item.id)).not.toContain(id);
     const removed = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/v1/agent/conversations/${id}`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
     });
     expect(removed.statusCode).toBe(204);
     const again = await ctx.app.inject({
       url: `/api/v1/agent/conversations/${id}`,
-      headers: tenantHeaders(askerA, tenantA.id),
+      headers: tenantHeaders(world.askerA, world.tenantA.id),
     });
     expect(again.statusCode).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
-import type { ParamValue } from './engine.js';
+import type { ParamValue } from './types.js';
 
 export interface HardeningOptions {
   memoryLimit: string;

@@ -2,6 +2,8 @@ import { parse } from 'libpg-query';
 import { POSTGRES_FUNCTIONS, POSTGRES_TABLE_FUNCTIONS } from './allowed-functions.js';
 import { refused } from './sql-text.js';
 
+// Ours on purpose: an allow-list over PostgreSQL's own parse tree (libpg-query), which no library checks for us.
+
 /**
  * Node kinds of PostgreSQL's raw parse tree (libpg-query, the server's own grammar) a report's
  * query may hold; any other kind is refused (allow-list, docs/decisions/044-studio-engine.md).

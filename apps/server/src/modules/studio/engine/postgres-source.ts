@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { AppError, describeError } from '../../../lib/errors.js';
-import type { ParamValue } from './engine.js';
-import { pageOrderBy, refused } from './sql-text.js';
+import { streamRows, tooLargeToExport } from './row-stream.js';
+import { firstLine, pageOrderBy, queryTimedOut, refused, tooLargeForCap, wrapResult } from './sql-text.js';
+import type { ParamValue, RowStream, StoredResult } from './types.js';
 
 /** What one run on a tenant's PostgreSQL database needs (the text already passed the guard). */
 export interface PostgresExecution {
@@ -15,12 +16,6 @@ export interface PostgresExecution {
   rowCap: number;
   timeoutMs: number;
   signal: AbortSignal;
-}
-
-interface Stored {
-  columns: { name: string; type: string }[];
-  rows: unknown[][];
-  count: number;
 }
 
 /** Values as JSON wants them: 64-bit integers as numbers when exact, numerics as numbers, dates as text. */
@@ -56,7 +51,7 @@ const typeConfig = { getTypeParser: parserFor };
  * Runs one guarded SELECT in a READ ONLY transaction with `statement_timeout` (PostgreSQL stops it,
  * not only the HTTP answer); the abort signal cancels it in the server with pg_cancel_backend.
  */
-export async function executePostgres(pool: pg.Pool, execution: PostgresExecution): Promise<Stored> {
+export async function executePostgres(pool: pg.Pool, execution: PostgresExecution): Promise<StoredResult> {
   const session = await stoppableSession(pool);
   const { client } = session;
   let cancelled = false;
@@ -71,20 +66,15 @@ export async function executePostgres(pool: pg.Pool, execution: PostgresExecutio
     await session.query('BEGIN TRANSACTION READ ONLY');
     await session.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
     await session.query('SET LOCAL idle_in_transaction_session_timeout = 60000');
-    const wrapped = `(\n${execution.text}\n) AS studio_result`;
+    const wrapped = wrapResult(execution.text);
     const run = (text: string) =>
       session.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
     const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
     const columns = await describeColumns(session, shape.fields);
-    let stored: Stored;
+    let stored: StoredResult;
     if (execution.shape === 'capped') {
       const result = await run(`SELECT * FROM ${wrapped} LIMIT ${execution.rowCap + 1}`);
-      if (result.rows.length > execution.rowCap) {
-        throw new AppError(
-          'result_too_large',
-          `The query returns more than ${execution.rowCap} rows: aggregate it (GROUP BY) or filter it for a chart or KPI.`,
-        );
-      }
+      if (result.rows.length > execution.rowCap) throw tooLargeForCap(execution.rowCap);
       stored = { columns, rows: result.rows, count: result.rows.length };
     } else {
       const orderBy = pageOrderBy(
@@ -118,13 +108,10 @@ function postgresFailure(error: unknown, cancelled: boolean, timeoutMs: number):
   const message = describeError(error);
   if (code === '57014') {
     if (cancelled) return new AppError('query_refused', 'The query was cancelled.');
-    return new AppError(
-      'query_timeout',
-      `The query ran longer than ${timeoutMs / 1000} s and was stopped: filter or aggregate it so it reads less.`,
-    );
+    return queryTimedOut(timeoutMs);
   }
   if (typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P')) {
-    return refused(`The query failed: ${message.split('\n')[0] ?? message}`);
+    return refused(`The query failed: ${firstLine(message)}`);
   }
   return error;
 }
@@ -190,85 +177,60 @@ export async function streamPostgres(
     timeoutMs: number;
     signal: AbortSignal;
   },
-): Promise<{ columns: Stored['columns']; count: number; chunks: AsyncGenerator<unknown[][]>; close(): void }> {
+): Promise<RowStream> {
   const session = await stoppableSession(pool);
   const { client } = session;
-  let cancelled = false;
-  let timedOutFlag = false;
-  const onAbort = () => {
-    cancelled = true;
-    session.stop();
-  };
-  const timer = setTimeout(() => {
-    timedOutFlag = true;
-    session.stop();
-  }, execution.timeoutMs);
-  execution.signal.addEventListener('abort', onAbort, { once: true });
-  let finished = false;
   let broken = false;
-  const close = () => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    execution.signal.removeEventListener('abort', onAbort);
-    // Ending the transaction drops the cursor; a client whose ROLLBACK fails is not reused.
-    client
-      .query('ROLLBACK')
-      .catch(() => {
-        broken = true;
-      })
-      .finally(() => client.release(broken));
-  };
-  const failure = (error: unknown) =>
-    timedOutFlag && !cancelled
-      ? new AppError(
-          'query_timeout',
-          `The download ran longer than ${execution.timeoutMs / 1000} s and was stopped: filter the result first.`,
-        )
-      : postgresFailure(error, cancelled, execution.timeoutMs);
   const run = (text: string) =>
     session.query<unknown[]>({ text, values: execution.values, rowMode: 'array', types: typeConfig });
-  try {
-    if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
-    await session.query('BEGIN TRANSACTION READ ONLY');
-    await session.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
-    const wrapped = `(\n${execution.text}\n) AS studio_result`;
-    const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
-    const columns = await describeColumns(session, shape.fields);
-    const count = Number((await run(`SELECT count(*) FROM ${wrapped}`)).rows[0]?.[0] ?? 0);
-    if (count > execution.maxRows) {
-      throw new AppError(
-        'result_too_large',
-        `The result has ${count} rows; a download holds at most ${execution.maxRows}: filter it first.`,
+  return streamRows({
+    timeoutMs: execution.timeoutMs,
+    signal: execution.signal,
+    interrupt: () => session.stop(),
+    // Ending the transaction drops the cursor; a client whose ROLLBACK fails is not reused.
+    release: () => {
+      client
+        .query('ROLLBACK')
+        .catch(() => {
+          broken = true;
+        })
+        .finally(() => client.release(broken));
+    },
+    failure: (error, ending) =>
+      ending.timedOut && !ending.cancelled
+        ? new AppError(
+            'query_timeout',
+            `The download ran longer than ${execution.timeoutMs / 1000} s and was stopped: filter the result first.`,
+          )
+        : postgresFailure(error, ending.cancelled, execution.timeoutMs),
+    async open() {
+      if (execution.signal.aborted) throw new AppError('query_refused', 'The query was cancelled.');
+      await session.query('BEGIN TRANSACTION READ ONLY');
+      await session.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(execution.timeoutMs))}`);
+      const wrapped = wrapResult(execution.text);
+      const shape = await run(`SELECT * FROM ${wrapped} LIMIT 0`);
+      const columns = await describeColumns(session, shape.fields);
+      const count = Number((await run(`SELECT count(*) FROM ${wrapped}`)).rows[0]?.[0] ?? 0);
+      if (count > execution.maxRows) throw tooLargeToExport(count, execution.maxRows);
+      const orderBy = pageOrderBy(
+        columns.map((column) => column.name),
+        execution.sort,
       );
-    }
-    const orderBy = pageOrderBy(
-      columns.map((column) => column.name),
-      execution.sort,
-    );
-    await run(`DECLARE studio_export NO SCROLL CURSOR FOR SELECT * FROM ${wrapped}${orderBy}`);
-    async function* chunks(): AsyncGenerator<unknown[][]> {
-      try {
-        for (;;) {
+      await run(`DECLARE studio_export NO SCROLL CURSOR FOR SELECT * FROM ${wrapped}${orderBy}`);
+      return {
+        columns,
+        count,
+        async next() {
           const fetched = await session.query<unknown[]>({
             text: `FETCH ${EXPORT_FETCH_ROWS} FROM studio_export`,
             rowMode: 'array',
             types: typeConfig,
           });
-          if (fetched.rows.length === 0) return;
-          yield fetched.rows;
-        }
-      } catch (error) {
-        throw failure(error);
-      } finally {
-        close();
-      }
-    }
-    return { columns, count, chunks: chunks(), close };
-  } catch (error) {
-    close();
-    throw failure(error);
-  }
+          return fetched.rows.length === 0 ? undefined : fetched.rows;
+        },
+      };
+    },
+  });
 }
 
 /** Column names with their PostgreSQL type names (format_type of the result's type oids). */

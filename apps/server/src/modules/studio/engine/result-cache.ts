@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { RedisConnection } from '../../../lib/redis.js';
-import type { RunResult } from './engine.js';
-
-type Stored = Omit<RunResult, 'cached' | 'elapsed_ms'>;
+import type { StoredResult } from './types.js';
 
 export interface ResultCache {
-  get(key: string): Promise<Stored | undefined>;
-  set(key: string, value: Stored, ttlSeconds: number): Promise<void>;
+  get(key: string): Promise<StoredResult | undefined>;
+  set(key: string, value: StoredResult, ttlSeconds: number): Promise<void>;
   /** Drops every result of the tenant's data (its keys' `tenantPrefix`); answers how many were there. */
   dropTenant(tenantId: string): Promise<number>;
   /** How many results of the tenant's data are held (tests look at it). */
@@ -27,40 +26,32 @@ export function resultKey(parts: unknown[], tenantId?: string): string {
   return tenantId === undefined ? hash : `${tenantPrefix(tenantId)}${hash}`;
 }
 
-/** Results in process memory, least recently used dropped past `maxEntries`. */
-export function createMemoryCache(maxEntries = 500, now: () => number = Date.now): ResultCache {
-  const entries = new Map<string, { value: Stored; expires: number }>();
+/** Results in process memory, least recently used dropped past `maxEntries`, each kept for its own TTL. */
+export function createMemoryCache(
+  maxEntries = 500,
+  now: () => number = performance.now.bind(performance),
+): ResultCache {
+  // ttlResolution 0: each read asks `now` (lru-cache otherwise reuses one reading for a millisecond).
+  const entries = new LRUCache<string, StoredResult>({ max: maxEntries, perf: { now }, ttlResolution: 0 });
+  const keysOf = (tenantId: string) => {
+    const prefix = tenantPrefix(tenantId);
+    return [...entries.keys()].filter((key) => key.startsWith(prefix));
+  };
   return {
     get(key) {
-      const entry = entries.get(key);
-      if (!entry) return Promise.resolve(undefined);
-      entries.delete(key);
-      if (entry.expires <= now()) return Promise.resolve(undefined);
-      entries.set(key, entry);
-      return Promise.resolve(entry.value);
+      return Promise.resolve(entries.get(key));
     },
     set(key, value, ttlSeconds) {
-      entries.set(key, { value, expires: now() + ttlSeconds * 1000 });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
+      entries.set(key, value, { ttl: ttlSeconds * 1000 });
       return Promise.resolve();
     },
     dropTenant(tenantId) {
-      const prefix = tenantPrefix(tenantId);
-      let dropped = 0;
-      for (const key of [...entries.keys()]) {
-        if (!key.startsWith(prefix)) continue;
-        entries.delete(key);
-        dropped += 1;
-      }
-      return Promise.resolve(dropped);
+      const keys = keysOf(tenantId);
+      for (const key of keys) entries.delete(key);
+      return Promise.resolve(keys.length);
     },
     countTenant(tenantId) {
-      const prefix = tenantPrefix(tenantId);
-      return Promise.resolve([...entries.keys()].filter((key) => key.startsWith(prefix)).length);
+      return Promise.resolve(keysOf(tenantId).length);
     },
   };
 }
@@ -93,7 +84,7 @@ export function createRedisCache(redis: RedisConnection): ResultCache {
       try {
         const text = await redis.client.get(prefix + key);
         redis.succeeded();
-        return text === null ? undefined : (JSON.parse(text) as Stored);
+        return text === null ? undefined : (JSON.parse(text) as StoredResult);
       } catch (error) {
         redis.failed(error);
         return undefined;

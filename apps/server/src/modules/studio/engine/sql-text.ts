@@ -1,5 +1,5 @@
 import { AppError } from '../../../lib/errors.js';
-import type { ParamValue } from './engine.js';
+import type { ParamValue } from './types.js';
 
 /** Longest SQL text a block may hold. */
 export const MAX_SQL_LENGTH = 100_000;
@@ -158,4 +158,30 @@ export function pageOrderBy(
   }
   if (sort.length === 0) return '';
   return ` ORDER BY ${sort.map((order) => `${quoteIdentifier(order.column)} ${order.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+}
+
+/** A chart's, KPI's or option list's answer when its result has more rows than `rowCap`. */
+export function tooLargeForCap(rowCap: number): AppError {
+  return new AppError(
+    'result_too_large',
+    `The query returns more than ${rowCap} rows: aggregate it (GROUP BY) or filter it for a chart or KPI.`,
+  );
+}
+
+/** A statement's text wrapped so the engine can count, page, sort and describe its result. */
+export function wrapResult(text: string): string {
+  return `(\n${text}\n) AS studio_result`;
+}
+
+/** A run's answer when it was stopped at its time limit. */
+export function queryTimedOut(timeoutMs: number): AppError {
+  return new AppError(
+    'query_timeout',
+    `The query ran longer than ${timeoutMs / 1000} s and was stopped: filter or aggregate it so it reads less.`,
+  );
+}
+
+/** The first line of an error's message (the rest is the engine's context, not the caller's). */
+export function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
 }
