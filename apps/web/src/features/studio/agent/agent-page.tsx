@@ -3,8 +3,6 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState, useSyncExternalStore } from 'react';
@@ -20,10 +18,15 @@ import { accessQueryOptions, sourceTablesQueryOptions } from '../api/editor.js';
 import { sourcesQueryOptions } from '../api/sources.js';
 
 import { Loading } from './loading.js';
+import type { AgentMode } from './mode-tabs.js';
 
 // Asking and building load as they show: the page's first load carries neither.
 const AskView = lazy(() => import('./ask-view.js'));
 const BuildView = lazy(() => import('./build-view.js'));
+const ModeTabs = lazy(() => import('./mode-tabs.js'));
+
+/** A tab strip's height (MUI's Tabs), held while the tabs' code loads. */
+const TABS_HEIGHT_PX = 48;
 
 /** No model: the README's words, and the builder straight away. */
 function NotConfigured() {
@@ -62,7 +65,7 @@ function AgentBody() {
   const hasExtracts = sources.data?.data.some((source) => source.kind === 'extract') === true;
   const extracts = useQuery({ ...sourceTablesQueryOptions('extract'), enabled: hasExtracts });
   const tenantId = useSyncExternalStore(onSelectedTenantChange, getSelectedTenantId, () => '');
-  const [mode, setMode] = useState<'ask' | 'build'>('ask');
+  const [mode, setMode] = useState<AgentMode>('ask');
   const ids = { tabs: useId(), panel: useId() };
 
   if (status.isError) {
@@ -121,10 +124,9 @@ function AgentBody() {
         </Typography>
       ) : undefined}
       {canAsk ? (
-        <Tabs value={mode} onChange={(_, value: 'ask' | 'build') => setMode(value)} aria-label="Ask or build">
-          <Tab label="Ask in words" value="ask" id={`${ids.tabs}-ask`} aria-controls={ids.panel} />
-          <Tab label="Build by hand" value="build" id={`${ids.tabs}-build`} aria-controls={ids.panel} />
-        </Tabs>
+        <Suspense fallback={<Box sx={{ height: TABS_HEIGHT_PX }} />}>
+          <ModeTabs mode={mode} onChange={setMode} ids={ids} />
+        </Suspense>
       ) : (
         <Typography component="h2" variant="h5">
           Build a block by hand
