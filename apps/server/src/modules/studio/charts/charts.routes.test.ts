@@ -27,7 +27,8 @@ blocks:
   - id: by_payer
     title: Median rate by payer
     chart:
-      sql: SELECT payer, median(negotiated_rate) AS median_rate FROM rates WHERE billing_code = :code GROUP BY payer
+      # Ordered: rows in the engine's own order may come in another order on each run, and so would the marks.
+      sql: SELECT payer, median(negotiated_rate) AS median_rate FROM rates WHERE billing_code = :code GROUP BY payer ORDER BY payer
       spec: { mark: bar, encoding: { x: { field: payer, type: nominal }, y: { field: median_rate, type: quantitative } } }
 `;
 
