@@ -1,4 +1,4 @@
-import { expect, screenshot, test, uniqueTag, type Named } from '../support/admin.js';
+import { expect, openReport, screenshot, test, uniqueTag, type Named } from '../support/admin.js';
 import { apiLogin, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS } from '../support/fixtures.js';
 import { waitForMailTo } from '../support/mailbox.js';
 
@@ -43,9 +43,7 @@ test('an author schedules a report in the Schedules tab; the sandbox clock moves
   const reader = `${uniqueTag('reader')}@example.com`.toLowerCase();
 
   await signIn(page, author);
-  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenant.id);
-  await page.goto(`/studio/reports/${report.slug}`);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await openReport(page, tenant.id, report.slug, title);
   await page.getByRole('button', { name: 'Share' }).click();
   const dialog = page.getByRole('dialog', { name: `Share “${title}”` });
   await dialog.getByRole('tab', { name: 'Schedules' }).click();

@@ -119,6 +119,13 @@ export class AdminApi {
 }
 
 /** Opens an admin tab by clicking it, as a person would. */
+/** Opens a report in `page`'s signed-in session, in the report's tenant (selected), and waits for its title. */
+export async function openReport(page: Page, tenantId: string, slug: string, title: string): Promise<void> {
+  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenantId);
+  await page.goto(`/studio/reports/${slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
 export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole('tab', { name, exact: true }).click();
   await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');
