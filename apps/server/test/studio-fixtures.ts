@@ -1,3 +1,5 @@
+import type { ReportPublic } from '@dataplatform/contract';
+import { expect } from 'vitest';
 import type { TestContext, TestUser } from './harness.js';
 import { tenantHeaders } from './tenant-fixtures.js';
 
@@ -18,6 +20,23 @@ export function studioApi(ctx: TestContext) {
     });
 }
 
+/** Writes a report of `definition` through the API as `author`, in `tenantId`; the test fails unless it is created. */
+export async function createReport(
+  ctx: TestContext,
+  author: TestUser,
+  tenantId: string,
+  definition: string,
+): Promise<ReportPublic> {
+  const created = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/studio/reports',
+    headers: tenantHeaders(author, tenantId),
+    payload: { definition },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<ReportPublic>();
+}
+
 /** A report on the demo source with a KPI, a table and a text block; `extra` ends the text. */
 export const reportDefinition = (title: string, extra = '') => `title: ${title}
 source: demo
@@ -33,3 +52,20 @@ blocks:
   - id: note
     text: Hello${extra}
 `;
+
+/**
+ * A report on the demo source with a text parameter `code` (default 99213) and a KPI `total` that
+ * counts that code's rates; `blocks` (YAML list items) follow it.
+ */
+export const codeReportDefinition = (title: string, blocks: string) => `title: ${title}
+source: demo
+params:
+  code:
+    type: text
+    default: "99213"
+blocks:
+  - id: total
+    kpi:
+      sql: SELECT count(*) AS n FROM rates WHERE billing_code = :code
+      value: n
+${blocks}`;
