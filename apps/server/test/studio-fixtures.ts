@@ -1,7 +1,8 @@
-import type { ReportPublic } from '@dataplatform/contract';
-import { expect } from 'vitest';
-import type { TestContext, TestUser } from './harness.js';
-import { tenantHeaders } from './tenant-fixtures.js';
+import { PERMISSIONS, type ReportPublic, type TenantPublic } from '@dataplatform/contract';
+import { beforeAll, expect } from 'vitest';
+import { createRole } from './authz-fixtures.js';
+import { createUser, type TestContext, type TestUser } from './harness.js';
+import { createTenant, tenantHeaders } from './tenant-fixtures.js';
 
 /** A call of Studio's API (`/api/v1/studio…`) as `user`, in `tenantId` when given. */
 export function studioApi(ctx: TestContext) {
@@ -18,6 +19,25 @@ export function studioApi(ctx: TestContext) {
       headers: tenantHeaders(user, tenantId),
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
+}
+
+/** A tenant of Studio's tests and its two members: one holding reports:write, one only reading. */
+export interface WritingTenant {
+  tenant: TenantPublic;
+  writer: TestUser;
+  reader: TestUser;
+}
+
+/** Makes a WritingTenant named `name` before the file's tests; its fields are set once they start. */
+export function useWritingTenant(ctx: TestContext, admin: TestUser, name: string): WritingTenant {
+  const made = {} as WritingTenant;
+  beforeAll(async () => {
+    made.writer = await createUser(ctx);
+    made.reader = await createUser(ctx);
+    await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [made.writer.id] });
+    made.tenant = await createTenant(ctx, admin, { name, members: [made.writer, made.reader] });
+  });
+  return made;
 }
 
 /** Writes a report of `definition` through the API as `author`, in `tenantId`; the test fails unless it is created. */
