@@ -13,6 +13,7 @@ import {
 } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
+import { uploadCsvOk } from '../../../test/extract-fixtures.js';
 import { bearer, createUser, generousRateLimits, login, useTestContext, type TestUser } from '../../../test/harness.js';
 import { startScriptedModel } from '../../../test/scripted-model.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
@@ -77,15 +78,8 @@ function snippets(lesson: Lesson, stepId: string): string[] {
   return [...step.markdown.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
-async function upload(user: TestUser, tenantId: string, name: string, csv: string) {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/studio/extracts?name=${name}`,
-    headers: tenantHeaders(user, tenantId, { 'content-type': 'text/csv' }),
-    payload: csv,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const upload = (user: TestUser, tenantId: string, name: string, csv: string) =>
+  uploadCsvOk(ctx, user, tenantId, name, csv);
 
 async function createReport(
   user: TestUser,
