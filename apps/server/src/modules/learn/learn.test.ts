@@ -18,6 +18,7 @@ import { bearer, createUser, generousRateLimits, login, useTestContext, type Tes
 import { startScriptedModel } from '../../../test/scripted-model.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { LESSONS_DIR } from './lesson-files.js';
+import { LESSON_SLUGS_IN_ORDER } from '../../../test/learn-fixtures.js';
 
 const CHECKS_PER_MINUTE = 200;
 const model = await startScriptedModel();
@@ -237,14 +238,7 @@ describe('Learn (issue 60)', () => {
     const response = await api(learner, tenant.id, 'GET', '/learn/lessons');
     expect(response.statusCode, response.body).toBe(200);
     const lessons = response.json<Lessons>();
-    expect(lessons.data.map((lesson) => lesson.slug)).toEqual([
-      'first-extract',
-      'first-report',
-      'parameters-and-paging',
-      'your-own-database',
-      'asking-the-agent',
-      'sharing-and-scheduling',
-    ]);
+    expect(lessons.data.map((lesson) => lesson.slug)).toEqual(LESSON_SLUGS_IN_ORDER);
     expect(lessons.data.every((lesson) => lesson.steps_done === 0)).toBe(true);
     const sharing = await lessonOf(learner, tenant.id, 'sharing-and-scheduling');
     expect(sharing.steps.map((step) => [step.id, step.title])).toEqual([
