@@ -15,8 +15,9 @@ import { KpiBlock } from '../components/kpi-block.js';
 import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
 import { runRequestOf } from '@dataplatform/contract';
-import { blockState, defaultText, nextSort, type ColumnSort, type ParamValues } from '../report-view.js';
+import { blockState, defaultText, type ParamValues } from '../report-view.js';
 import { TableBlock } from '../components/table-block.js';
+import { useBlockPaging } from '../components/use-block-paging.js';
 
 /** One block of the unsaved text, run through `POST /preview` on its own (it loads and fails alone). */
 function PreviewBlock({
@@ -31,8 +32,7 @@ function PreviewBlock({
   /** The values chosen in the bar that differ from the defaults (the server applies the rest). */
   params: ParamValues;
 }) {
-  const [page, setPage] = useState(0);
-  const [sort, setSort] = useState<ColumnSort | undefined>(undefined);
+  const { page, setPage, sort, onSort } = useBlockPaging();
   // New parameters, new results: a table starts again at its first page.
   const paramsKey = JSON.stringify(params);
   const [pagedWith, setPagedWith] = useState(paramsKey);
@@ -61,10 +61,7 @@ function PreviewBlock({
       page={page}
       onPageChange={setPage}
       sort={sort}
-      onSort={(column) => {
-        setSort((current) => nextSort(current, column));
-        setPage(0);
-      }}
+      onSort={onSort}
     />
   );
 }
