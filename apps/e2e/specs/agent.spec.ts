@@ -1,4 +1,4 @@
-import { expect, test as base, uniqueTag, type Named } from '../support/admin.js';
+import { createReport, expect, test as base, uniqueTag, type Named } from '../support/admin.js';
 import { arrangeAsker, askOnPage, byPayer, script, scripted, shoot } from '../support/agent.js';
 import { expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, type TestAccount } from '../support/fixtures.js';
 
@@ -133,14 +133,12 @@ test("the editor's Ask the agent proposes a diff, accepted into the text and sav
   const { tenant, token } = asker;
   const marker = uniqueTag('edit');
   const reportTitle = `Rates ${marker}`;
-  const created = await request.post('/api/v1/studio/reports', {
-    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.id },
-    data: {
-      definition: `title: ${reportTitle}\nsource: demo\nblocks:\n  - id: note\n    text: Rates of the demo data.\n`,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { slug } = (await created.json()) as { slug: string };
+  const { slug } = await createReport(
+    request,
+    token,
+    tenant.id,
+    `title: ${reportTitle}\nsource: demo\nblocks:\n  - id: note\n    text: Rates of the demo data.\n`,
+  );
   await script(marker, {
     content: {
       kind: 'plan',

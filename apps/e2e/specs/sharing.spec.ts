@@ -2,7 +2,17 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { type AdminApi, expect, openReport, screenshot, test, toast, uniqueTag, type Named } from '../support/admin.js';
+import {
+  type AdminApi,
+  createReport,
+  expect,
+  openReport,
+  screenshot,
+  test,
+  toast,
+  uniqueTag,
+  type Named,
+} from '../support/admin.js';
 import {
   apiLogin,
   expectNoSeriousA11yViolations,
@@ -66,12 +76,7 @@ async function arrange(api: AdminApi, request: APIRequestContext, author: TestAc
   await api.send('PUT', `/tenants/${tenant.id}/members`, [author.id, member.id]);
   const token = await apiLogin(request, author.email, author.password);
   const title = `Shared ${uniqueTag('r')}`;
-  const created = await request.post('/api/v1/studio/reports', {
-    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.id },
-    data: { definition: definition(title) },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const report = (await created.json()) as { id: string; slug: string };
+  const report = await createReport(request, token, tenant.id, definition(title));
   return { tenant, title, report };
 }
 

@@ -119,6 +119,21 @@ export class AdminApi {
 }
 
 /** Opens an admin tab by clicking it, as a person would. */
+/** Writes a report of `definition` through the API with `token`, in `tenantId`; fails unless it is created. */
+export async function createReport(
+  request: APIRequestContext,
+  token: string,
+  tenantId: string,
+  definition: string,
+): Promise<{ id: string; slug: string }> {
+  const created = await request.post('/api/v1/studio/reports', {
+    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenantId },
+    data: { definition },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as { id: string; slug: string };
+}
+
 /** Opens a report in `page`'s signed-in session, in the report's tenant (selected), and waits for its title. */
 export async function openReport(page: Page, tenantId: string, slug: string, title: string): Promise<void> {
   await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenantId);
