@@ -21,21 +21,11 @@ function AnswerRun({
   messageId: string;
   block: AnswerBlock;
 }) {
-  const { page, setPage, sort, onSort } = useBlockPaging();
-  const { block: _block, params: _params, ...request } = runRequestOf(block.shown, {}, page, sort);
+  const paging = useBlockPaging();
+  const { block: _block, params: _params, ...request } = runRequestOf(block.shown, {}, paging.page, paging.sort);
   const run = useQuery(runAnswerQueryOptions(conversationId, messageId, request));
-  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
-  return (
-    <DrawnBlock
-      block={block.shown}
-      result={run.data}
-      state={state}
-      page={page}
-      onPageChange={setPage}
-      sort={sort}
-      onSort={onSort}
-    />
-  );
+  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && paging.page === 0);
+  return <DrawnBlock block={block.shown} result={run.data} state={state} {...paging} />;
 }
 
 /** The steps an answer took: its plan, and each answer the checks sent back and why. */

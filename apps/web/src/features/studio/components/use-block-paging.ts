@@ -3,7 +3,8 @@ import { nextSort, type ColumnSort } from '../report-view.js';
 
 /**
  * A table block's page and sort held by the component, where the URL does not keep them (the
- * editor's preview, an agent's answer): a new sort starts again at the first page.
+ * editor's preview, an agent's answer): a new sort starts again at the first page. Its fields are
+ * a table block's props of the same names.
  */
 export function useBlockPaging() {
   const [page, setPage] = useState(0);
@@ -12,5 +13,5 @@ export function useBlockPaging() {
     setSort((current) => nextSort(current, column));
     setPage(0);
   };
-  return { page, setPage, sort, onSort };
+  return { page, onPageChange: setPage, sort, onSort };
 }
