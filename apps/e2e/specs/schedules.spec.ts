@@ -24,11 +24,9 @@ test('an author schedules a report in the Schedules tab; the sandbox clock moves
   page,
   request,
   api,
-  createAccount,
-  signIn,
+  user: author,
 }) => {
   test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const author = await createAccount();
   await api.grant(author.id, ['reports:write']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Schedules '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [author.id]);
@@ -37,7 +35,6 @@ test('an author schedules a report in the Schedules tab; the sandbox clock moves
   const report = await createReport(request, token, tenant.id, definition(title));
   const reader = `${uniqueTag('reader')}@example.com`.toLowerCase();
 
-  await signIn(page, author);
   await openReport(page, tenant.id, report.slug, title);
   await page.getByRole('button', { name: 'Share' }).click();
   const dialog = page.getByRole('dialog', { name: `Share “${title}”` });

@@ -276,13 +276,12 @@ test('the Share dialog and the embedding settings work by keyboard at phone widt
   api,
   createAccount,
   signIn,
+  user: author,
 }) => {
-  const author = await createAccount();
   const member = await createAccount();
   const { tenant, title, report } = await arrange(api, request, author, member);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page, author);
   await openReport(page, tenant.id, report.slug, title);
 
   // To Share by keyboard, open it, and move between its tabs with the arrow keys.
