@@ -2,24 +2,18 @@ import { createBenchDatabase, createBenchUser, type BenchDatabase } from './fixt
 import { explainList, type ExplainedQuery } from './explain.js';
 import { fillLists, type ListsFixture } from './lists-fixture.js';
 import { LIST_PAGE_SIZE, LIST_SCENARIOS, type ListScenario } from './lists.js';
-import { checkOnce, fire, warmUp, type LoadSpec } from './load.js';
+import { checkOnce, fire, warmUp, type LoadResult, type LoadSpec } from './load.js';
 import { median } from './stats.js';
 import type { BenchSettings } from './settings.js';
 import { startTarget, type TargetProcess } from './target-process.js';
 
-/** One size of a list scenario over all its rounds. */
-export interface ListLoad {
-  /** 2xx answers per second over all rounds. */
-  requestsPerSecond: number;
+/**
+ * One size of a list scenario over all its rounds, in a load run's words: its 2xx answers per second
+ * over all rounds, the medians of the rounds' latency percentiles, and the counts summed.
+ */
+export interface ListLoad extends Omit<LoadResult, 'connections'> {
   /** Each round's rate, in order. */
   roundsPerSecond: number[];
-  /** Medians of the rounds' latency percentiles. */
-  p50Ms: number;
-  p99Ms: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  seconds: number;
 }
 
 export interface ListRun {

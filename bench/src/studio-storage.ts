@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startObjectStore } from '@dataplatform/server/scripts/fleet/launcher.js';
+import { jsonCaller } from './api-call.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase } from './fixture.js';
 import type { TargetCheck } from './report.js';
 import type { BenchSettings } from './settings.js';
@@ -49,20 +50,7 @@ async function startServer(scenario: string, databaseUrl: string, token: string,
   const { port } = await server.next('ready');
   const base = `http://127.0.0.1:${port}`;
   const bearer = { authorization: `Bearer ${token}` };
-  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const started = performance.now();
-    const response = await fetch(`${base}${url}`, {
-      method,
-      headers: { ...bearer, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      ms: performance.now() - started,
-      body: (text ? JSON.parse(text) : {}) as Answer['body'],
-    };
-  };
+  const call = jsonCaller<Answer['body']>(base, bearer);
   return { server, base, bearer, call };
 }
 type Server = Awaited<ReturnType<typeof startServer>>;

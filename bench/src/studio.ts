@@ -3,6 +3,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { demoPath } from '@dataplatform/server/src/modules/studio/engine/demo-data.js';
+import { jsonCaller } from './api-call.js';
 import { createBenchDatabase, createBenchUser, type BenchDatabase } from './fixture.js';
 import type { TargetCheck } from './report.js';
 import type { BenchSettings } from './settings.js';
@@ -180,21 +181,7 @@ export async function runStudio(context: {
     const base = `http://127.0.0.1:${port}`;
     const bearer = { authorization: `Bearer ${admin.token}` };
 
-    const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const started = performance.now();
-      const response = await fetch(`${base}${url}`, {
-        method,
-        headers: { ...bearer, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      const ms = performance.now() - started;
-      return {
-        status: response.status,
-        ms,
-        body: (text ? JSON.parse(text) : {}) as RunAnswer['body'] & Record<string, unknown>,
-      };
-    };
+    const call = jsonCaller<RunAnswer['body'] & Record<string, unknown>>(base, bearer);
     const expectStatus = (answer: { status: number; body: unknown }, status: number, what: string) => {
       if (answer.status !== status) {
         throw new Error(`studio: ${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);

@@ -71,10 +71,8 @@ test('a message sent through /contact arrives in the inbox, opens whole and chan
 test('the audit log shows the changes just made, by actor, with before and after and no secrets', async ({
   page,
   request,
-  createAccount,
-  signIn,
+  admin,
 }) => {
-  const admin = await createAccount({ isSuperuser: true });
   const token = await apiLogin(request, admin.email, admin.password);
   const headers = { authorization: `Bearer ${token}` };
   const roleName = `auditor_${randomUUID().slice(0, 8)}`;
@@ -98,7 +96,6 @@ test('the audit log shows the changes just made, by actor, with before and after
   });
   expect(tenant.status()).toBe(201);
 
-  await signIn(page, admin);
   await page.goto('/admin/audit-log');
   await expect(page.getByRole('tab', { name: 'Audit Log' })).toHaveAttribute('aria-selected', 'true');
 
@@ -140,11 +137,9 @@ for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on the inbox and the audit log (${scheme})`, async ({
     page,
     request,
-    createAccount,
-    signIn,
+    admin,
   }) => {
     test.setTimeout(LONG_WALK_TIMEOUT_MS);
-    const admin = await createAccount({ isSuperuser: true });
     const token = await apiLogin(request, admin.email, admin.password);
     const role = await request.post('/api/v1/authorization/roles', {
       headers: { authorization: `Bearer ${token}` },
@@ -152,7 +147,6 @@ for (const scheme of ['light', 'dark'] as const) {
     });
     expect(role.status()).toBe(201);
     await page.emulateMedia({ colorScheme: scheme });
-    await signIn(page, admin);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/admin/contacts');

@@ -14,6 +14,8 @@ const test = base.extend<{ api: AdminApi }>({
   },
 });
 
+test.describe.configure({ timeout: LONG_WALK_TIMEOUT_MS });
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`/Agent's states in words, axe clean at 1280 and 390 px (${scheme})`, async ({
     page,
@@ -22,7 +24,6 @@ for (const scheme of ['light', 'dark'] as const) {
     createAccount,
     signIn,
   }) => {
-    test.setTimeout(LONG_WALK_TIMEOUT_MS);
     await page.emulateMedia({ colorScheme: scheme });
 
     // No agent:use: what to ask an administrator for.

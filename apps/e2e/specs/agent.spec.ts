@@ -1,6 +1,6 @@
-import { expect, test, uniqueTag } from '../support/admin.js';
+import { createReport, expect, test as base, uniqueTag, type Named } from '../support/admin.js';
 import { arrangeAsker, askOnPage, byPayer, script, scripted, shoot } from '../support/agent.js';
-import { expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS } from '../support/fixtures.js';
+import { expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS, type TestAccount } from '../support/fixtures.js';
 
 /*
  * The Agent (issue 57): /Agent and the editor's "Ask the agent", against the scripted
@@ -8,17 +8,28 @@ import { expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS } from '../support/
  * for a marker word its questions hold, so specs running side by side never take each other's.
  */
 
-test('a plan answer streams in, is drawn as a chart, is added to a new report and followed up', async ({
-  page,
-  request,
-  api,
-  createAccount,
-  signIn,
-}) => {
+interface AgentFixtures {
+  /** A fresh person who may ask and write reports, signed in on `page` in a fresh tenant of theirs (selected). */
+  asker: { account: TestAccount; tenant: Named; token: string };
+}
+
+/**
+ * The agent spec's `test`: the admin fixtures, and `asker`, the person every test asks as; it is
+ * arranged before each test (auto) whether the test names it or not.
+ */
+const test = base.extend<AgentFixtures>({
+  asker: [
+    async ({ page, request, api, createAccount, signIn }, use) => {
+      const account = await createAccount();
+      await signIn(page, account);
+      await use({ account, ...(await arrangeAsker(page, api, request, account)) });
+    },
+    { auto: true },
+  ],
+});
+
+test('a plan answer streams in, is drawn as a chart, is added to a new report and followed up', async ({ page }) => {
   test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const asker = await createAccount();
-  await signIn(page, asker);
-  await arrangeAsker(page, api, request, asker);
   const marker = uniqueTag('chart');
   const title = `Median rate by payer ${marker}`;
   await script(
@@ -80,16 +91,7 @@ test('a plan answer streams in, is drawn as a chart, is added to a new report an
   await expect(page.getByRole('region', { name: title })).toBeVisible();
 });
 
-test('a refusal says what was tried and why, and offers the builder', async ({
-  page,
-  request,
-  api,
-  createAccount,
-  signIn,
-}) => {
-  const asker = await createAccount();
-  await signIn(page, asker);
-  await arrangeAsker(page, api, request, asker);
+test('a refusal says what was tried and why, and offers the builder', async ({ page }) => {
   const marker = uniqueTag('refuse');
   const wrong = { ...byPayer('Nope'), measures: [{ agg: 'sum', column: 'no_such_column', as: 'total' }] };
   await script(marker, { content: wrong }, { content: wrong }, { content: wrong });
@@ -105,16 +107,7 @@ test('a refusal says what was tried and why, and offers the builder', async ({
   await expect(page.getByRole('tab', { name: 'Build by hand', selected: true })).toBeVisible();
 });
 
-test('Cancel stops a question mid-stream, and the model server sees it go', async ({
-  page,
-  request,
-  api,
-  createAccount,
-  signIn,
-}) => {
-  const asker = await createAccount();
-  await signIn(page, asker);
-  await arrangeAsker(page, api, request, asker);
+test('Cancel stops a question mid-stream, and the model server sees it go', async ({ page }) => {
   const marker = uniqueTag('cancel');
   await script(marker, { endless: true, chunkDelayMs: 50 });
 
@@ -134,24 +127,18 @@ test('Cancel stops a question mid-stream, and the model server sees it go', asyn
 test("the editor's Ask the agent proposes a diff, accepted into the text and saved as drafted with the agent", async ({
   page,
   request,
-  api,
-  createAccount,
-  signIn,
+  asker,
 }) => {
   test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const author = await createAccount();
-  await signIn(page, author);
-  const { tenant, token } = await arrangeAsker(page, api, request, author);
+  const { tenant, token } = asker;
   const marker = uniqueTag('edit');
   const reportTitle = `Rates ${marker}`;
-  const created = await request.post('/api/v1/studio/reports', {
-    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.id },
-    data: {
-      definition: `title: ${reportTitle}\nsource: demo\nblocks:\n  - id: note\n    text: Rates of the demo data.\n`,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { slug } = (await created.json()) as { slug: string };
+  const { slug } = await createReport(
+    request,
+    token,
+    tenant.id,
+    `title: ${reportTitle}\nsource: demo\nblocks:\n  - id: note\n    text: Rates of the demo data.\n`,
+  );
   await script(marker, {
     content: {
       kind: 'plan',
@@ -202,17 +189,8 @@ test("the editor's Ask the agent proposes a diff, accepted into the text and sav
   await expect(page.getByText('drafted with the agent')).toBeVisible();
 });
 
-test('with no model, /Agent says how to set one and builds a block by hand over the demo data', async ({
-  page,
-  request,
-  api,
-  createAccount,
-  signIn,
-}) => {
+test('with no model, /Agent says how to set one and builds a block by hand over the demo data', async ({ page }) => {
   test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const author = await createAccount();
-  await signIn(page, author);
-  await arrangeAsker(page, api, request, author);
   // The suite's server has a model: this page is told it has none, as a fresh `npm start` would say.
   await page.route('**/api/v1/agent/status', (route) =>
     route.fulfill({ json: { configured: false, model: null, allowed: true } }),
@@ -254,18 +232,9 @@ test('with no model, /Agent says how to set one and builds a block by hand over 
 });
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`/Agent is axe clean with an answer, at 1280 and 390 px (${scheme})`, async ({
-    page,
-    request,
-    api,
-    createAccount,
-    signIn,
-  }) => {
+  test(`/Agent is axe clean with an answer, at 1280 and 390 px (${scheme})`, async ({ page }) => {
     test.setTimeout(LONG_WALK_TIMEOUT_MS);
     await page.emulateMedia({ colorScheme: scheme });
-    const asker = await createAccount();
-    await signIn(page, asker);
-    await arrangeAsker(page, api, request, asker);
     const marker = uniqueTag('axe');
     const title = `Median rate by payer ${marker}`;
     await script(marker, { content: byPayer(title) });

@@ -1,4 +1,4 @@
-import { expect, screenshot, test, uniqueTag, type Named } from '../support/admin.js';
+import { createReport, expect, openReport, screenshot, test, uniqueTag, type Named } from '../support/admin.js';
 import { apiLogin, expectNoSeriousA11yViolations, LONG_WALK_TIMEOUT_MS } from '../support/fixtures.js';
 import { waitForMailTo } from '../support/mailbox.js';
 
@@ -24,28 +24,18 @@ test('an author schedules a report in the Schedules tab; the sandbox clock moves
   page,
   request,
   api,
-  createAccount,
-  signIn,
+  user: author,
 }) => {
   test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const author = await createAccount();
   await api.grant(author.id, ['reports:write']);
   const tenant = await api.send<Named>('POST', '/tenants/', { name: uniqueTag('Schedules '), status: 'active' });
   await api.send('PUT', `/tenants/${tenant.id}/members`, [author.id]);
   const token = await apiLogin(request, author.email, author.password);
   const title = `Scheduled ${uniqueTag('r')}`;
-  const created = await request.post('/api/v1/studio/reports', {
-    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.id },
-    data: { definition: definition(title) },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const report = (await created.json()) as { id: string; slug: string };
+  const report = await createReport(request, token, tenant.id, definition(title));
   const reader = `${uniqueTag('reader')}@example.com`.toLowerCase();
 
-  await signIn(page, author);
-  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenant.id);
-  await page.goto(`/studio/reports/${report.slug}`);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await openReport(page, tenant.id, report.slug, title);
   await page.getByRole('button', { name: 'Share' }).click();
   const dialog = page.getByRole('dialog', { name: `Share “${title}”` });
   await dialog.getByRole('tab', { name: 'Schedules' }).click();

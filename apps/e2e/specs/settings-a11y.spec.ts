@@ -23,15 +23,12 @@ for (const scheme of ['light', 'dark'] as const) {
       test(`axe finds no serious or critical violation on any settings tab or dialog at ${width} px`, async ({
         page,
         request,
-        createAccount,
-        signIn,
+        user: account,
       }) => {
         test.setTimeout(LONG_WALK_TIMEOUT_MS);
         const plan = await createPlan(request, { price: '12' });
-        const account = await createAccount();
         await subscribeThroughApi(request, account, plan);
         const download = await grantDownload(request, account, 'a,b\n1,2\n');
-        await signIn(page, account);
         await page.setViewportSize({ width, height: 900 });
 
         const tabs = [

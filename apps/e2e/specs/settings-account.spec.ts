@@ -162,13 +162,10 @@ test('the password changes with the AUTH-VALID messages, and this session stays 
 test('a download role gives a button whose file arrives under its server-given name; a revoked one alerts', async ({
   page,
   request,
-  createAccount,
-  signIn,
+  user: account,
 }) => {
-  const account = await createAccount();
   const content = 'quarter,revenue\nQ1,100\n';
   const { file, storedName } = await grantDownload(request, account, content);
-  await signIn(page, account);
   await page.goto('/settings');
   await expect.poll(() => tabNames(page)).toContain('Download');
   await page.getByRole('tab', { name: 'Download' }).click();

@@ -19,13 +19,10 @@ async function createTenantWithMembers(request: APIRequestContext, memberIds: st
 test('a member switches tenant: stored, sent as X-Tenant-ID, kept on reload, cleared by No tenant and logout', async ({
   page,
   request,
-  createAccount,
-  signIn,
+  user: account,
 }) => {
-  const account = await createAccount();
   const first = await createTenantWithMembers(request, [account.id]);
   const second = await createTenantWithMembers(request, [account.id]);
-  await signIn(page, account);
   await page.goto('/settings/profile');
 
   await page.getByRole('button', { name: 'Tenant: No tenant' }).click();

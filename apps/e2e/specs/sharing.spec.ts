@@ -2,7 +2,17 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { type AdminApi, expect, screenshot, test, toast, uniqueTag, type Named } from '../support/admin.js';
+import {
+  type AdminApi,
+  createReport,
+  expect,
+  openReport,
+  screenshot,
+  test,
+  toast,
+  uniqueTag,
+  type Named,
+} from '../support/admin.js';
 import {
   apiLogin,
   expectNoSeriousA11yViolations,
@@ -66,16 +76,14 @@ async function arrange(api: AdminApi, request: APIRequestContext, author: TestAc
   await api.send('PUT', `/tenants/${tenant.id}/members`, [author.id, member.id]);
   const token = await apiLogin(request, author.email, author.password);
   const title = `Shared ${uniqueTag('r')}`;
-  const created = await request.post('/api/v1/studio/reports', {
-    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.id },
-    data: { definition: definition(title) },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const report = (await created.json()) as { id: string; slug: string };
+  const report = await createReport(request, token, tenant.id, definition(title));
   return { tenant, title, report };
 }
 
 const shoot = (page: Page, name: string) => screenshot(page, `sharing-${name}`);
+
+// Both tests walk many steps; the first, which also frames the report in another site, is given longer.
+test.describe.configure({ timeout: LONG_WALK_TIMEOUT_MS });
 
 /** A page in a browser context of its own: no session, no storage, as a stranger opening a link. */
 async function strangerPage(browser: Browser, baseURL: string, scheme: 'light' | 'dark', width = 1280) {
@@ -118,11 +126,9 @@ test('an author restricts a report, shares a link a stranger opens, revokes it, 
   const memberToken = await apiLogin(request, member.email, member.password);
   const asMember = { authorization: `Bearer ${memberToken}`, 'x-tenant-id': tenant.id };
   await signIn(page, author);
-  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenant.id);
+  await openReport(page, tenant.id, report.slug, title);
 
   // Who sees it: restricted to nobody but its author, the member is told it does not exist.
-  await page.goto(`/studio/reports/${report.slug}`);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await page.getByRole('button', { name: 'Share' }).click();
   const dialog = page.getByRole('dialog', { name: `Share “${title}”` });
   await expect(dialog.getByRole('radio', { name: 'Every member of the tenant' })).toBeChecked();
@@ -270,17 +276,13 @@ test('the Share dialog and the embedding settings work by keyboard at phone widt
   api,
   createAccount,
   signIn,
+  user: author,
 }) => {
-  test.setTimeout(LONG_WALK_TIMEOUT_MS);
-  const author = await createAccount();
   const member = await createAccount();
   const { tenant, title, report } = await arrange(api, request, author, member);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page, author);
-  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenant.id);
-  await page.goto(`/studio/reports/${report.slug}`);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await openReport(page, tenant.id, report.slug, title);
 
   // To Share by keyboard, open it, and move between its tabs with the arrow keys.
   const share = page.getByRole('button', { name: 'Share' });

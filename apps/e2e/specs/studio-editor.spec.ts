@@ -60,15 +60,12 @@ test('an author writes a report with a live preview, saves it, meets a conflict,
   page,
   request,
   api,
-  createAccount,
-  signIn,
+  user: author,
 }) => {
   // The first query of a fresh server generates the demo data set: on a loaded machine, minutes.
   test.setTimeout(LONG_WALK_TIMEOUT_MS + 180_000);
   mkdirSync(SHOTS_DIR, { recursive: true });
-  const author = await createAccount();
   const { tenant, token } = await arrangeAuthor(api, request, author);
-  await signIn(page, author);
   await selectTenant(page, tenant.id);
   const title = `Rates ${uniqueTag('r')}`;
 

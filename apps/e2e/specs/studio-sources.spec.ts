@@ -39,14 +39,11 @@ async function upload(page: Page, file: { name: string; mimeType: string; buffer
 test('an uploader adds a CSV as a table, meets an unreadable file and a taken name, and deletes it', async ({
   page,
   api,
-  createAccount,
-  signIn,
+  user: uploader,
 }) => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS_DIR, { recursive: true });
-  const uploader = await createAccount();
   const tenant = await arrangeMember(api, uploader, true);
-  await signIn(page, uploader);
   await selectTenant(page, tenant.id);
 
   // The report list leads there.

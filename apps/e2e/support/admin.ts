@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { expect, test as base, type TestAccount } from './fixtures.js';
+import { expect, test as base } from './fixtures.js';
 
 /** A PostgreSQL server the tenant checks can reach (here and in CI). */
 export const TENANT_DB_URL = process.env.E2E_TENANT_DB_URL ?? 'postgresql://dp_test:dp_test@127.0.0.1:5432/postgres';
@@ -17,15 +17,14 @@ export function uniqueTag(prefix = 't'): string {
 }
 
 interface AdminFixtures {
-  /** A fresh superuser, signed in on `page`. */
-  admin: TestAccount;
   /** Calls the API as the e2e superuser. */
   api: AdminApi;
 }
 
 /**
  * The specs' `test`: every answer of 500 or more the page receives fails the test (no 500 during
- * the run), and `admin` signs a fresh superuser in.
+ * the run), and `api` calls the API as the e2e superuser (`admin`, a fresh signed-in superuser, is
+ * a base fixture).
  */
 export const test = base.extend<AdminFixtures>({
   page: async ({ page }, use) => {
@@ -35,11 +34,6 @@ export const test = base.extend<AdminFixtures>({
     });
     await use(page);
     expect(serverErrors, 'server errors seen by the page').toEqual([]);
-  },
-  admin: async ({ page, createAccount, signIn }, use) => {
-    const account = await createAccount({ isSuperuser: true });
-    await signIn(page, account);
-    await use(account);
   },
   api: async ({ request, adminToken }, use) => {
     await use(new AdminApi(request, adminToken));
@@ -119,6 +113,28 @@ export class AdminApi {
 }
 
 /** Opens an admin tab by clicking it, as a person would. */
+/** Writes a report of `definition` through the API with `token`, in `tenantId`; fails unless it is created. */
+export async function createReport(
+  request: APIRequestContext,
+  token: string,
+  tenantId: string,
+  definition: string,
+): Promise<{ id: string; slug: string }> {
+  const created = await request.post('/api/v1/studio/reports', {
+    headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenantId },
+    data: { definition },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as { id: string; slug: string };
+}
+
+/** Opens a report in `page`'s signed-in session, in the report's tenant (selected), and waits for its title. */
+export async function openReport(page: Page, tenantId: string, slug: string, title: string): Promise<void> {
+  await page.evaluate((id) => localStorage.setItem('selectedTenantId', id), tenantId);
+  await page.goto(`/studio/reports/${slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
 export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole('tab', { name, exact: true }).click();
   await expect(page.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');

@@ -83,6 +83,8 @@ export interface TestFixtures {
   signIn: (page: Page, account: TestAccount) => Promise<void>;
   /** A fresh plain account (no superuser), signed in on `page`. */
   user: TestAccount;
+  /** A fresh superuser, signed in on `page`. */
+  admin: TestAccount;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -138,6 +140,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   user: async ({ page, createAccount, signIn }, use) => {
     const account = await createAccount();
+    await signIn(page, account);
+    await use(account);
+  },
+  admin: async ({ page, createAccount, signIn }, use) => {
+    const account = await createAccount({ isSuperuser: true });
     await signIn(page, account);
     await use(account);
   },

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { mailOf } from '../../server/test/smtp.js';
 import type { Mail } from './mailbox.js';
 
 /**
@@ -18,21 +19,12 @@ export async function startMailbox(dir: string) {
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((group) =>
-            group.value.map((entry) => entry.address ?? ''),
-          );
-          const mail: Mail = {
-            to,
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-            html: parsed.html || '',
-            attachments: parsed.attachments.map((file) => ({
-              filename: file.filename ?? '',
-              contentType: file.contentType,
-              cid: file.cid ?? null,
-              size: file.size,
-            })),
-          };
+          const mail: Mail = mailOf(parsed, (file) => ({
+            filename: file.filename ?? '',
+            contentType: file.contentType,
+            cid: file.cid ?? null,
+            size: file.size,
+          }));
           count += 1;
           writeFileSync(path.join(dir, `${String(count).padStart(5, '0')}.json`), JSON.stringify(mail));
           callback();

@@ -1,31 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ScriptedReply, writeScriptedReply } from '../../server/test/scripted-model.js';
 
 /*
  * A scripted OpenAI-compatible chat-completions server for the browser specs (AGENT.md, "Tests
- * without a model"; the server's own tests use apps/server/test/scripted-model.ts, of which this is
- * the same wire format). The specs run in other processes and in parallel, so replies are scripted
- * over HTTP per *marker*: a word the spec puts in its question. A completion is answered from the
- * queue of the marker that the latest user message holding one names (a repair's "That answer was
- * refused" holds none, so it is answered from the same question's queue).
+ * without a model"). It writes its answers with the server tests' writeScriptedReply
+ * (apps/server/test/scripted-model.ts), so both speak the same wire format. The specs run in other
+ * processes and in parallel, so replies are scripted over HTTP per *marker*: a word the spec puts in
+ * its question. A completion is answered from the queue of the marker that the latest user message
+ * holding one names (a repair's "That answer was refused" holds none, so it is answered from the
+ * same question's queue).
  */
-
-export interface ScriptedReply {
-  /** The answer's text (`choices[0].message.content`); an object is sent as its JSON. */
-  content?: string | object;
-  /** Answer with this status and an OpenAI-shaped error body instead. */
-  status?: number;
-  /** Wait this long before answering. */
-  delayMs?: number;
-  /** Stream chunks for ever (until the client goes away). */
-  endless?: boolean;
-  /** Characters per streamed chunk (default 16). */
-  chunk?: number;
-  /** Milliseconds between streamed chunks (default 0). */
-  chunkDelayMs?: number;
-  /** The usage the server reports (default: prompt 100, completion 20). */
-  usage?: { prompt_tokens: number; completion_tokens: number };
-}
 
 interface ChatBody {
   model: string;
@@ -40,8 +25,6 @@ interface Script {
   /** Streams or delays of this marker whose client went away. */
   gone: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -84,52 +67,7 @@ export async function startScriptedModel(): Promise<ScriptedModelServer> {
         if (script) script.gone += 1;
       }
     });
-    if (reply.delayMs) await sleep(reply.delayMs);
-    if (gone) return;
-    if (reply.status) {
-      response
-        .writeHead(reply.status, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
-      return;
-    }
-    const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content ?? {});
-    const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
-    const totals = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-    const base = { id: 'chatcmpl-scripted', created: Math.floor(Date.now() / 1000), model: body.model };
-    if (!body.stream) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          ...base,
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: totals,
-        }),
-      );
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (delta: Record<string, unknown>) =>
-      response.write(
-        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
-      );
-    send({ role: 'assistant', content: '' });
-    if (reply.endless) {
-      while (!gone) {
-        send({ content: 'and on ' });
-        await sleep(reply.chunkDelayMs ?? 50);
-      }
-      return;
-    }
-    const size = reply.chunk ?? 16;
-    for (let index = 0; index < content.length && !gone; index += size) {
-      send({ content: content.slice(index, index + size) });
-      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
-    }
-    if (gone) return;
-    response.write(
-      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: totals })}\n\n`,
-    );
-    response.end('data: [DONE]\n\n');
+    await writeScriptedReply(reply, body, response, { gone: () => gone, endlessChunkDelayMs: 50 });
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {

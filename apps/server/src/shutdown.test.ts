@@ -36,6 +36,22 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/**
+ * Starts a worker, stops it once its batch is held at `held`, and says that the stop waits for the
+ * held batch: it has not settled until the gate opens.
+ */
+async function stopWhileHeld(
+  worker: { start(): void; stop(): Promise<void> },
+  held: ReturnType<typeof gate>,
+): Promise<void> {
+  worker.start();
+  await held.reached;
+  const stopped = worker.stop();
+  expect(await settled(stopped)).toBe(false);
+  held.open();
+  await stopped;
+}
+
 /** True once nothing listens on the server's port any more. */
 async function refusesConnections(base: string): Promise<boolean> {
   try {
@@ -129,13 +145,7 @@ describe('graceful shutdown', () => {
           config: ctx.config.outbox,
           log: ctx.app.log,
         });
-        worker.start();
-        await first.reached;
-
-        const stopped = worker.stop();
-        expect(await settled(stopped)).toBe(false);
-        first.open();
-        await stopped;
+        await stopWhileHeld(worker, first);
 
         // The whole first batch went out and is marked sent; the rest was never claimed.
         expect([...sent].sort()).toEqual(subjects.slice(0, BATCH_SIZE).sort());
@@ -191,13 +201,7 @@ describe('graceful shutdown', () => {
             },
           },
         });
-        worker.start();
-        await first.reached;
-
-        const stopped = worker.stop();
-        expect(await settled(stopped)).toBe(false);
-        first.open();
-        await stopped;
+        await stopWhileHeld(worker, first);
 
         // Every subscription of the batch was charged once and recorded; the last one is untouched.
         expect(charges).toBe(BATCH_SIZE);

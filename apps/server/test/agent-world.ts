@@ -1,6 +1,7 @@
 import { PERMISSIONS, type TenantPublic } from '@dataplatform/contract';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createRole } from './authz-fixtures.js';
+import { uploadCsvOk } from './extract-fixtures.js';
 import { createUser, generousRateLimits, useTestContext, type TestUser } from './harness.js';
 import { startScriptedModel } from './scripted-model.js';
 import { createTenant, tenantHeaders } from './tenant-fixtures.js';
@@ -42,16 +43,6 @@ export async function useAgentWorld() {
   });
   const world = {} as AgentWorld;
 
-  async function upload(user: TestUser, tenantId: string, name: string, csv: string) {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/studio/extracts?name=${name}`,
-      headers: tenantHeaders(user, tenantId, { 'content-type': 'text/csv' }),
-      payload: csv,
-    });
-    expect(response.statusCode, response.body).toBe(201);
-  }
-
   beforeAll(async () => {
     world.askerA = await createUser(ctx);
     world.askerB = await createUser(ctx);
@@ -63,8 +54,8 @@ export async function useAgentWorld() {
     });
     world.tenantA = await createTenant(ctx, admin, { members: [world.askerA, world.plainA, world.colleagueA] });
     world.tenantB = await createTenant(ctx, admin, { members: [world.askerB] });
-    await upload(world.askerA, world.tenantA.id, 'sales_a', SALES);
-    await upload(world.askerB, world.tenantB.id, 'secret_b', 'customer,spend\nzed-corp,100\n');
+    await uploadCsvOk(ctx, world.askerA, world.tenantA.id, 'sales_a', SALES);
+    await uploadCsvOk(ctx, world.askerB, world.tenantB.id, 'secret_b', 'customer,spend\nzed-corp,100\n');
   });
   afterAll(() => model.close());
   beforeEach(() => model.reset());
@@ -74,7 +65,6 @@ export async function useAgentWorld() {
     admin,
     model,
     world,
-    upload,
     /** A new conversation of `user` in the tenant. */
     async conversation(user: TestUser, tenantId: string): Promise<string> {
       const response = await ctx.app.inject({

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { TestContext, TestUser } from './harness.js';
 import { tenantHeaders } from './tenant-fixtures.js';
 
@@ -16,6 +17,12 @@ export function uploadExtract(
     headers: tenantHeaders(user, tenantId, { 'content-type': contentType }),
     payload: body,
   });
+}
+
+/** Uploads a CSV extract as `user`, in `tenantId`; the test fails unless it is made. */
+export async function uploadCsvOk(on: TestContext, user: TestUser, tenantId: string, name: string, csv: string) {
+  const response = await uploadExtract(on, user, tenantId, name, csv);
+  expect(response.statusCode, response.body).toBe(201);
 }
 
 /** The tenant's extracts as `user` sees them on `on`'s app. */

@@ -82,53 +82,11 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       goneWaiters = [];
       for (const waiter of waiters) waiter();
     });
-    if (reply.delayMs) await sleep(reply.delayMs);
-    if (gone) return;
-    if (reply.status) {
-      response
-        .writeHead(reply.status, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
-      return;
-    }
-    const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content ?? {});
-    const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
-    const totals = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-    const base = { id: 'chatcmpl-scripted', created: Math.floor(Date.now() / 1000), model: body.model };
-    if (!body.stream) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          ...base,
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: totals,
-        }),
-      );
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      response.write(
-        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`,
-      );
-    send({ role: 'assistant', content: '' });
-    if (reply.endless) {
-      while (!gone) {
-        send({ content: 'and on ' });
-        await sleep(reply.chunkDelayMs ?? 5);
-      }
-      return;
-    }
-    const size = reply.chunk ?? 16;
-    for (let index = 0; index < content.length && !gone; index += size) {
-      recorded.firstContentAt ??= performance.now();
-      send({ content: content.slice(index, index + size) });
-      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
-    }
-    if (gone) return;
-    response.write(
-      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: totals })}\n\n`,
-    );
-    response.end('data: [DONE]\n\n');
+    await writeScriptedReply(reply, body, response, {
+      gone: () => gone,
+      endlessChunkDelayMs: 5,
+      onContent: () => (recorded.firstContentAt ??= performance.now()),
+    });
   }
 
   const server = createServer((request, response) => {
@@ -154,4 +112,74 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** How writeScriptedReply learns that the client went away, and what it tells of the answer. */
+export interface ReplyWriting {
+  /** Whether the client went away: the answer stops there. */
+  gone(): boolean;
+  /** Milliseconds between an endless reply's chunks when it names none. */
+  endlessChunkDelayMs: number;
+  /** Called as each piece of a streamed answer's text is written. */
+  onContent?(): void;
+}
+
+/**
+ * Writes one scripted reply in the real wire format: an OpenAI-shaped error, one JSON completion,
+ * or `text/event-stream` chunks as the request asks. The server tests' model above and the browser
+ * specs' (apps/e2e/support/scripted-model.ts) answer through it, so both speak the same format.
+ */
+export async function writeScriptedReply(
+  reply: ScriptedReply,
+  body: { model: string; stream?: boolean },
+  response: ServerResponse,
+  writing: ReplyWriting,
+): Promise<void> {
+  if (reply.delayMs) await sleep(reply.delayMs);
+  if (writing.gone()) return;
+  if (reply.status) {
+    response
+      .writeHead(reply.status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
+    return;
+  }
+  const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content ?? {});
+  const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
+  const totals = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  const base = { id: 'chatcmpl-scripted', created: Math.floor(Date.now() / 1000), model: body.model };
+  if (!body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: totals,
+      }),
+    );
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (delta: Record<string, unknown>) =>
+    response.write(
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+    );
+  send({ role: 'assistant', content: '' });
+  if (reply.endless) {
+    while (!writing.gone()) {
+      send({ content: 'and on ' });
+      await sleep(reply.chunkDelayMs ?? writing.endlessChunkDelayMs);
+    }
+    return;
+  }
+  const size = reply.chunk ?? 16;
+  for (let index = 0; index < content.length && !writing.gone(); index += size) {
+    writing.onContent?.();
+    send({ content: content.slice(index, index + size) });
+    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+  }
+  if (writing.gone()) return;
+  response.write(
+    `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: totals })}\n\n`,
+  );
+  response.end('data: [DONE]\n\n');
 }

@@ -1,4 +1,4 @@
-import { simpleParser } from 'mailparser';
+import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -8,6 +8,24 @@ export interface ReceivedMail {
   html: string;
   /** Files sent with it: a scheduled report's CSVs and inline chart images (`cid`). */
   attachments: { filename: string; contentType: string; cid: string | undefined; content: Buffer }[];
+}
+
+/**
+ * A parsed message as the tests read it: its recipients' addresses, subject, text and HTML, and its
+ * attachments as `attachment` tells them. The server tests' SMTP server and the browser specs'
+ * mailbox (apps/e2e/support/mailbox-server.ts) both file what they accept through it.
+ */
+export function mailOf<A>(parsed: ParsedMail, attachment: (file: Attachment) => A) {
+  const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((group) =>
+    group.value.map((entry) => entry.address ?? ''),
+  );
+  return {
+    to,
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    html: parsed.html || '',
+    attachments: parsed.attachments.map(attachment),
+  };
 }
 
 /**
@@ -43,21 +61,12 @@ export async function startSmtpServer(options: { acceptDelayMs?: number } = {}) 
         // A server that takes its time per message keeps a sender busy (the fleet tests need that).
         .then(async (parsed) => {
           if (options.acceptDelayMs) await new Promise((resolve) => setTimeout(resolve, options.acceptDelayMs));
-          const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
-            a.value.map((v) => v.address ?? ''),
-          );
-          const mail = {
-            to,
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-            html: parsed.html || '',
-            attachments: parsed.attachments.map((file) => ({
-              filename: file.filename ?? '',
-              contentType: file.contentType,
-              cid: file.cid,
-              content: file.content,
-            })),
-          };
+          const mail: ReceivedMail = mailOf(parsed, (file) => ({
+            filename: file.filename ?? '',
+            contentType: file.contentType,
+            cid: file.cid,
+            content: file.content,
+          }));
           received.push(mail);
           for (const waiter of [...waiters]) {
             if (waiter.predicate(mail)) {

@@ -1,3 +1,5 @@
+import { and, eq } from 'drizzle-orm';
+import { auditLog } from '../src/db/schema/index.js';
 import type { TestContext } from './harness.js';
 
 /** The requests and bodies the user tests (modules/users/*.test.ts) share. */
@@ -37,4 +39,14 @@ export function userRequests(ctx: TestContext) {
     payload?: object,
   ) => ctx.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
   return { signup, me, call };
+}
+
+/** The audit actions done to a user (as the target), the oldest first. */
+export async function userAuditActions(ctx: TestContext, userId: string): Promise<string[]> {
+  const rows = await ctx.database.db
+    .select({ action: auditLog.action })
+    .from(auditLog)
+    .where(and(eq(auditLog.targetId, userId), eq(auditLog.targetType, 'user')))
+    .orderBy(auditLog.id);
+  return rows.map((row) => row.action);
 }

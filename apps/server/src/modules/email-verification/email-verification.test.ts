@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS, emailVerificationMessages, userMessages } from '@dataplatform/contract';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlan, savedCard, subscribe, TEST_CARD } from '../../../test/billing.js';
 import {
@@ -16,10 +16,10 @@ import {
 } from '../../../test/harness.js';
 import { mailAfter, verificationTokenFrom } from '../../../test/mail.js';
 import type { ReceivedMail } from '../../../test/smtp.js';
-import { auditLog, emailVerificationTokens } from '../../db/schema/index.js';
+import { userAuditActions } from '../../../test/user-requests.js';
+import { emailVerificationTokens } from '../../db/schema/index.js';
+import { API_PREFIX as API } from '../../plugins/swagger.js';
 import { findUserById } from '../users/users.service.js';
-
-const API = '/api/v1';
 
 const mailTo = (email: string, subject: string) => (mail: ReceivedMail) =>
   mail.to.includes(email) && mail.subject.includes(subject);
@@ -45,15 +45,6 @@ async function me(ctx: TestContext, token: string) {
 }
 
 const codeOf = (response: { json<T>(): T }) => response.json<{ code: string }>().code;
-
-async function auditActions(ctx: TestContext, userId: string): Promise<string[]> {
-  const rows = await ctx.database.db
-    .select({ action: auditLog.action })
-    .from(auditLog)
-    .where(and(eq(auditLog.targetId, userId), eq(auditLog.targetType, 'user')))
-    .orderBy(auditLog.id);
-  return rows.map((row) => row.action);
-}
 
 let counter = 0;
 /** Signs up through the API and logs in; answers the session and the welcome mail's verification token. */
@@ -118,7 +109,7 @@ describe('e-mail verification (decision 029)', () => {
     expect(followed.statusCode, followed.body).toBe(200);
     expect(followed.json()).toEqual({ message: emailVerificationMessages.verified, email: user.email, changed: false });
     expect(await me(ctx, user.token)).toMatchObject({ email_verified: true });
-    expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.emailVerify);
+    expect(await userAuditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.emailVerify);
 
     const again = await follow(ctx, verificationToken);
     expect(again.statusCode).toBe(400);
@@ -219,7 +210,7 @@ describe('e-mail verification (decision 029)', () => {
     expect(await status(ctx, user)).toEqual({ email_verified: true, pending_email: null });
     expect((await loginRequest(ctx, newEmail, user.password)).statusCode).toBe(200);
     expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(400);
-    expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.emailChange);
+    expect(await userAuditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.emailChange);
   });
 
   it('resends the pending change to the new address, not the verified old one', async () => {

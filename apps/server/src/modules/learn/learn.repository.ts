@@ -37,6 +37,10 @@ export async function progressOf(db: DbOrTx, key: ProgressKey): Promise<Map<stri
   return byLesson;
 }
 
+/** The progress rows of one person's lesson in the tenant. */
+const lessonProgress = (key: ProgressKey, lesson: string) =>
+  and(eq(learnProgress.userId, key.userId), eq(learnProgress.tenantId, key.tenantId), eq(learnProgress.lesson, lesson));
+
 /** Keeps a check's outcome for a lesson: exactly the steps in `done` are done. */
 export async function replaceProgress(
   db: DbOrTx,
@@ -48,14 +52,7 @@ export async function replaceProgress(
   await db.transaction(async (tx) => {
     await tx
       .delete(learnProgress)
-      .where(
-        and(
-          eq(learnProgress.userId, key.userId),
-          eq(learnProgress.tenantId, key.tenantId),
-          eq(learnProgress.lesson, lesson),
-          ...(done.length > 0 ? [notInArray(learnProgress.step, [...done])] : []),
-        ),
-      );
+      .where(and(lessonProgress(key, lesson), ...(done.length > 0 ? [notInArray(learnProgress.step, [...done])] : [])));
     if (done.length > 0) {
       await tx
         .insert(learnProgress)
@@ -66,15 +63,7 @@ export async function replaceProgress(
 }
 
 export async function deleteProgress(db: DbOrTx, key: ProgressKey, lesson: string): Promise<void> {
-  await db
-    .delete(learnProgress)
-    .where(
-      and(
-        eq(learnProgress.userId, key.userId),
-        eq(learnProgress.tenantId, key.tenantId),
-        eq(learnProgress.lesson, lesson),
-      ),
-    );
+  await db.delete(learnProgress).where(lessonProgress(key, lesson));
 }
 
 /** How many of the tenant's extracts have at least `minRows` rows. */

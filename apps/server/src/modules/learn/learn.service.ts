@@ -172,6 +172,14 @@ export function createLearnService(deps: {
   }
 
   const stepTitle = (step: LessonStepFile, index: number) => `${index + 1}. ${step.title}`;
+  /** What the list and a lesson's page both say of a lesson first. */
+  const headOf = (lesson: LessonFile) => ({
+    slug: lesson.slug,
+    title: lesson.title,
+    summary: lesson.summary,
+    minutes: lesson.minutes,
+    order: lesson.order,
+  });
 
   return {
     list(userId: string, tenant: LearnTenant | null): Promise<Lessons> {
@@ -179,11 +187,7 @@ export function createLearnService(deps: {
         const data = shown.map((lesson) => {
           const done = progress.get(lesson.slug) ?? new Set();
           return {
-            slug: lesson.slug,
-            title: lesson.title,
-            summary: lesson.summary,
-            minutes: lesson.minutes,
-            order: lesson.order,
+            ...headOf(lesson),
             steps: lesson.steps.length,
             steps_done: lesson.steps.filter((step) => done.has(step.id)).length,
           };
@@ -205,11 +209,7 @@ export function createLearnService(deps: {
         done: done.has(step.id),
       }));
       return {
-        slug: lesson.slug,
-        title: lesson.title,
-        summary: lesson.summary,
-        minutes: lesson.minutes,
-        order: lesson.order,
+        ...headOf(lesson),
         intro_markdown: lesson.intro,
         intro_html: reportTextHtml(lesson.intro),
         steps,

@@ -13,10 +13,12 @@ import {
 } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
+import { uploadCsvOk } from '../../../test/extract-fixtures.js';
 import { bearer, createUser, generousRateLimits, login, useTestContext, type TestUser } from '../../../test/harness.js';
 import { startScriptedModel } from '../../../test/scripted-model.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { LESSONS_DIR } from './lesson-files.js';
+import { LESSON_SLUGS_IN_ORDER } from '../../../test/learn-fixtures.js';
 
 const CHECKS_PER_MINUTE = 200;
 const model = await startScriptedModel();
@@ -77,15 +79,8 @@ function snippets(lesson: Lesson, stepId: string): string[] {
   return [...step.markdown.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
-async function upload(user: TestUser, tenantId: string, name: string, csv: string) {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/studio/extracts?name=${name}`,
-    headers: tenantHeaders(user, tenantId, { 'content-type': 'text/csv' }),
-    payload: csv,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const upload = (user: TestUser, tenantId: string, name: string, csv: string) =>
+  uploadCsvOk(ctx, user, tenantId, name, csv);
 
 async function createReport(
   user: TestUser,
@@ -243,14 +238,7 @@ describe('Learn (issue 60)', () => {
     const response = await api(learner, tenant.id, 'GET', '/learn/lessons');
     expect(response.statusCode, response.body).toBe(200);
     const lessons = response.json<Lessons>();
-    expect(lessons.data.map((lesson) => lesson.slug)).toEqual([
-      'first-extract',
-      'first-report',
-      'parameters-and-paging',
-      'your-own-database',
-      'asking-the-agent',
-      'sharing-and-scheduling',
-    ]);
+    expect(lessons.data.map((lesson) => lesson.slug)).toEqual(LESSON_SLUGS_IN_ORDER);
     expect(lessons.data.every((lesson) => lesson.steps_done === 0)).toBe(true);
     const sharing = await lessonOf(learner, tenant.id, 'sharing-and-scheduling');
     expect(sharing.steps.map((step) => [step.id, step.title])).toEqual([

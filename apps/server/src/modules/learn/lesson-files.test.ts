@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LESSON_CHECK_FEATURES, LEARN_FEATURES } from '@dataplatform/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LESSON_SLUGS_IN_ORDER } from '../../../test/learn-fixtures.js';
 import { learnFeatures } from './features.js';
 import { LessonFileError, loadLessonFiles, parseLessonFile } from './lesson-files.js';
 
@@ -53,14 +54,7 @@ describe('lesson files (issue 60)', () => {
         expect(step.markdown).not.toContain('```check');
       }
     }
-    expect(lessons.map((lesson) => lesson.slug)).toEqual([
-      'first-extract',
-      'first-report',
-      'parameters-and-paging',
-      'your-own-database',
-      'asking-the-agent',
-      'sharing-and-scheduling',
-    ]);
+    expect(lessons.map((lesson) => lesson.slug)).toEqual(LESSON_SLUGS_IN_ORDER);
   });
 
   it('reads a step: its title, its Markdown without the check block, its link and its check', () => {

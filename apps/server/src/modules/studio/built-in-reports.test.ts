@@ -1,32 +1,14 @@
-import {
-  BUILT_IN_REPORT_HEADERS,
-  PERMISSIONS,
-  type ReportPublic,
-  type Reports,
-  type ReportVersions,
-  type TenantPublic,
-} from '@dataplatform/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createRole } from '../../../test/authz-fixtures.js';
-import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
-import { reportDefinition as definition, studioApi } from '../../../test/studio-fixtures.js';
-import { createTenant } from '../../../test/tenant-fixtures.js';
+import { BUILT_IN_REPORT_HEADERS, type ReportPublic, type Reports, type ReportVersions } from '@dataplatform/contract';
+import { describe, expect, it } from 'vitest';
+import { createUser, useTestContext } from '../../../test/harness.js';
+import { reportDefinition as definition, studioApi, useWritingTenant } from '../../../test/studio-fixtures.js';
 import { BUILT_IN_REPORTS } from './built-in-reports.js';
 
 const { ctx, admin } = useTestContext();
 const api = studioApi(ctx);
 
-let tenantA: TenantPublic;
-/** Members of A: one holding reports:write, one only reading. */
-let writerA: TestUser;
-let readerA: TestUser;
-
-beforeAll(async () => {
-  writerA = await createUser(ctx);
-  readerA = await createUser(ctx);
-  await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [writerA.id] });
-  tenantA = await createTenant(ctx, admin, { name: 'Built-ins A', members: [writerA, readerA] });
-});
+/** Tenant A, with a writer and a reader. */
+const a = useWritingTenant(ctx, admin, 'Built-ins A');
 
 describe('built-in reports (STUDIO-REPORT-6)', () => {
   it('are listed first to every signed-in user, with or without a tenant', async () => {
@@ -44,7 +26,7 @@ describe('built-in reports (STUDIO-REPORT-6)', () => {
 
   it('are read by slug or id, with their definition, parameters and blocks', async () => {
     for (const builtIn of BUILT_IN_REPORTS) {
-      const bySlug = await api('GET', `/reports/${builtIn.slug}`, readerA);
+      const bySlug = await api('GET', `/reports/${builtIn.slug}`, a.reader);
       expect(bySlug.statusCode).toBe(200);
       const report = bySlug.json<ReportPublic>();
       expect(report).toMatchObject({
@@ -60,27 +42,27 @@ describe('built-in reports (STUDIO-REPORT-6)', () => {
         expect.arrayContaining(['kpi', 'chart', 'table', 'text']),
       );
       expect(report.params[0]).toMatchObject({ name: 'code', type: 'select', options: null });
-      const byId = await api('GET', `/reports/${builtIn.id}`, readerA, tenantA.id);
+      const byId = await api('GET', `/reports/${builtIn.id}`, a.reader, a.tenant.id);
       expect(byId.json<ReportPublic>().slug).toBe(builtIn.slug);
     }
-    const versions = await api('GET', '/reports/payer/versions', readerA);
+    const versions = await api('GET', '/reports/payer/versions', a.reader);
     expect(versions.json<ReportVersions>()).toMatchObject({ count: 1, data: [{ version: 1, author_id: null }] });
   });
 
   it('cannot be changed, deleted or restored, even by a superuser', async () => {
-    const put = await api('PUT', '/reports/payer', admin, tenantA.id, { definition: definition('Mine'), version: 1 });
+    const put = await api('PUT', '/reports/payer', admin, a.tenant.id, { definition: definition('Mine'), version: 1 });
     expect(put.statusCode).toBe(403);
     expect(put.json()).toMatchObject({ code: 'report_read_only' });
-    const del = await api('DELETE', '/reports/hospital-prices', writerA, tenantA.id);
+    const del = await api('DELETE', '/reports/hospital-prices', a.writer, a.tenant.id);
     expect(del.json()).toMatchObject({ code: 'report_read_only' });
-    const restore = await api('POST', '/reports/cms-fs/versions/1/restore', writerA, tenantA.id);
+    const restore = await api('POST', '/reports/cms-fs/versions/1/restore', a.writer, a.tenant.id);
     expect(restore.json()).toMatchObject({ code: 'report_read_only' });
     expect((await api('GET', '/reports/payer', admin)).json<ReportPublic>().version).toBe(1);
   });
 
   it('keep their slugs: no tenant report may take one, nor `new` (the editor’s path)', async () => {
     for (const slug of ['payer', 'new']) {
-      const response = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('x'), slug });
+      const response = await api('POST', '/reports', a.writer, a.tenant.id, { definition: definition('x'), slug });
       expect(response.statusCode).toBe(422);
       expect(response.json()).toMatchObject({
         detail: [
@@ -89,7 +71,7 @@ describe('built-in reports (STUDIO-REPORT-6)', () => {
       });
     }
     // A report titled "New" gets the next free slug.
-    const titled = await api('POST', '/reports', writerA, tenantA.id, { definition: definition('New') });
+    const titled = await api('POST', '/reports', a.writer, a.tenant.id, { definition: definition('New') });
     expect(titled.json<ReportPublic>().slug).toBe('new-2');
   });
 });

@@ -11,6 +11,7 @@ import { createSigner } from 'fast-jwt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
+import { codeReportDefinition, createReport } from '../../../test/studio-fixtures.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 
 const { ctx, admin } = useTestContext();
@@ -22,18 +23,8 @@ let report: ReportPublic;
 let other: ReportPublic;
 let secret: string;
 
-const DEFINITION = `title: Rates of one code
-source: demo
-params:
-  code:
-    type: text
-    default: "99213"
-blocks:
-  - id: total
-    kpi:
-      sql: SELECT count(*) AS n FROM rates WHERE billing_code = :code
-      value: n
-  - id: by_payer
+/** The blocks after the KPI: rates counted by payer, charted. */
+const BY_PAYER_CHART = `  - id: by_payer
     chart:
       sql: SELECT payer, count(*) AS n FROM rates WHERE billing_code = :code GROUP BY payer
       spec: { mark: bar, encoding: { x: { field: payer, type: nominal }, y: { field: n, type: quantitative } } }
@@ -62,16 +53,7 @@ beforeAll(async () => {
   member = await createUser(ctx);
   await createRole(ctx, { grants: [PERMISSIONS.embedManage, PERMISSIONS.reportsWrite], userIds: [manager.id] });
   tenant = await createTenant(ctx, admin, { members: [manager, member] });
-  const make = async (title: string) => {
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/studio/reports',
-      headers: tenantHeaders(manager, tenant.id),
-      payload: { definition: DEFINITION.replace('Rates of one code', title) },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return created.json<ReportPublic>();
-  };
+  const make = (title: string) => createReport(ctx, manager, tenant.id, codeReportDefinition(title, BY_PAYER_CHART));
   report = await make('Embedded');
   other = await make('Another');
 });

@@ -71,6 +71,19 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     authMessages.tooManyRequests,
   );
   const tags = ['studio'];
+  /**
+   * What running a shared report's block, or drawing its chart, may answer besides 200: fixed values
+   * changed (403), no such link (404) or a revoked or expired one (410), bad input (422), too many
+   * requests (429), its source out of reach (503).
+   */
+  const sharedRunErrors = {
+    403: HttpErrorSchema,
+    404: HttpErrorSchema,
+    410: HttpErrorSchema,
+    422: z.union([ValidationErrorSchema, HttpErrorSchema]),
+    429: HttpErrorSchema,
+    503: HttpErrorSchema,
+  };
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
   const perLink = app.limit('share-link', options.limits.linkRequests, byLinkToken, authMessages.tooManyRequests);
   const linksPerAccount = app.limit(
@@ -233,12 +246,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
         body: SharedRunSchema,
         response: {
           200: ReportRunResultSchema,
-          403: HttpErrorSchema,
-          404: HttpErrorSchema,
-          410: HttpErrorSchema,
-          422: z.union([ValidationErrorSchema, HttpErrorSchema]),
-          429: HttpErrorSchema,
-          503: HttpErrorSchema,
+          ...sharedRunErrors,
         },
       },
     },
@@ -263,12 +271,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
           produces: [format === 'svg' ? 'image/svg+xml' : 'image/png'],
           response: {
             200: z.unknown().meta({ type: 'string', format: format === 'png' ? 'binary' : undefined }),
-            403: HttpErrorSchema,
-            404: HttpErrorSchema,
-            410: HttpErrorSchema,
-            422: z.union([ValidationErrorSchema, HttpErrorSchema]),
-            429: HttpErrorSchema,
-            503: HttpErrorSchema,
+            ...sharedRunErrors,
           },
         },
       },

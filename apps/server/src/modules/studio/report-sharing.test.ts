@@ -20,6 +20,7 @@ import {
   useTestContext,
   type TestUser,
 } from '../../../test/harness.js';
+import { createReport } from '../../../test/studio-fixtures.js';
 import { createTenant, tenantHeaders } from '../../../test/tenant-fixtures.js';
 import { reportLinks } from '../../db/schema/index.js';
 
@@ -72,14 +73,7 @@ beforeAll(async () => {
   await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [author.id, outsider.id] });
   roleId = (await createRole(ctx, { userIds: [roleHolder.id] })).id;
   tenant = await createTenant(ctx, admin, { members: [author, named, roleHolder, outsider] });
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/studio/reports',
-    headers: as(author),
-    payload: { definition: DEFINITION },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  report = created.json<ReportPublic>();
+  report = await createReport(ctx, author, tenant.id, DEFINITION);
 });
 
 describe('who sees a report (issue 58)', () => {

@@ -10,22 +10,25 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../test/authz-fixtures.js';
 import { createUser, useTestContext, type TestUser } from '../../../test/harness.js';
-import { reportDefinition as definition, studioApi } from '../../../test/studio-fixtures.js';
+import { reportDefinition as definition, studioApi, useWritingTenant } from '../../../test/studio-fixtures.js';
 import { createTenant } from '../../../test/tenant-fixtures.js';
 
 const { ctx, admin } = useTestContext();
 
 const api = studioApi(ctx);
 
-let tenantA: TenantPublic;
+/** Tenant A, with a writer and a reader. */
+const a = useWritingTenant(ctx, admin, 'Reports A');
 let tenantB: TenantPublic;
-/** Members of A: one holding reports:write, one only reading. */
-let writerA: TestUser;
-let readerA: TestUser;
 /** A member of B holding reports:write. */
 let writerB: TestUser;
 
-async function createReport(text: string, user = writerA, tenantId = tenantA.id, slug?: string): Promise<ReportPublic> {
+async function createReport(
+  text: string,
+  user = a.writer,
+  tenantId = a.tenant.id,
+  slug?: string,
+): Promise<ReportPublic> {
   const response = await api('POST', '/reports', user, tenantId, { definition: text, ...(slug ? { slug } : {}) });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<ReportPublic>();
@@ -41,46 +44,43 @@ async function auditOf(reportId: string): Promise<AuditEntries> {
 }
 
 beforeAll(async () => {
-  writerA = await createUser(ctx);
-  readerA = await createUser(ctx);
   writerB = await createUser(ctx);
-  await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [writerA.id, writerB.id] });
-  tenantA = await createTenant(ctx, admin, { name: 'Reports A', members: [writerA, readerA] });
+  await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [writerB.id] });
   tenantB = await createTenant(ctx, admin, { name: 'Reports B', members: [writerB] });
 });
 
 describe('the editor’s reads (STUDIO-EDIT-4, STUDIO-EDIT-1)', () => {
   it('answers one version with its whole text, to readers of the tenant, and 404 for a missing one', async () => {
     const created = await createReport(definition('Versioned'));
-    const saved = await api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+    const saved = await api('PUT', `/reports/${created.id}`, a.writer, a.tenant.id, {
       definition: definition('Versioned', ' again'),
       version: 1,
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    const first = await api('GET', `/reports/${created.slug}/versions/1`, readerA, tenantA.id);
+    const first = await api('GET', `/reports/${created.slug}/versions/1`, a.reader, a.tenant.id);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({
       version: 1,
-      author_email: writerA.email,
+      author_email: a.writer.email,
       definition: definition('Versioned'),
     });
-    const second = await api('GET', `/reports/${created.id}/versions/2`, readerA, tenantA.id);
+    const second = await api('GET', `/reports/${created.id}/versions/2`, a.reader, a.tenant.id);
     expect(second.json()).toMatchObject({ version: 2, definition: definition('Versioned', ' again') });
-    expect((await api('GET', `/reports/${created.id}/versions/3`, readerA, tenantA.id)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${created.id}/versions/3`, a.reader, a.tenant.id)).statusCode).toBe(404);
     expect((await api('GET', `/reports/${created.id}/versions/1`, writerB, tenantB.id)).statusCode).toBe(404);
-    const builtIn = await api('GET', '/reports/payer/versions/1', readerA);
+    const builtIn = await api('GET', '/reports/payer/versions/1', a.reader);
     expect(builtIn.json<{ definition: string }>().definition).toContain('title:');
   });
 
   it('tells the caller whether it may write reports, upload extracts and set embedding, and how large a file may be', async () => {
     const max = ctx.config.studio.extractMaxBytes;
-    expect((await api('GET', '/access', writerA)).json()).toEqual({
+    expect((await api('GET', '/access', a.writer)).json()).toEqual({
       reports_write: true,
       sources_write: false,
       embed_manage: false,
       extract_max_bytes: max,
     });
-    expect((await api('GET', '/access', readerA)).json()).toEqual({
+    expect((await api('GET', '/access', a.reader)).json()).toEqual({
       reports_write: false,
       sources_write: false,
       embed_manage: false,
@@ -113,7 +113,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       version: 1,
       built_in: false,
       cache_seconds: 300,
-      created_by: writerA.id,
+      created_by: a.writer.id,
     });
     expect(created.blocks).toEqual([
       expect.objectContaining({ id: 'total', kind: 'kpi' }),
@@ -125,13 +125,13 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       expect.objectContaining({ id: 'note', kind: 'text', text: 'Hello', html: '<p>Hello</p>' }),
     ]);
 
-    const bySlug = await api('GET', '/reports/rates-for-one-code', readerA, tenantA.id);
+    const bySlug = await api('GET', '/reports/rates-for-one-code', a.reader, a.tenant.id);
     expect(bySlug.json<ReportPublic>()).toMatchObject({ id: created.id, definition: definition('Rates for one code') });
-    const list = (await api('GET', '/reports', readerA, tenantA.id)).json<Reports>();
+    const list = (await api('GET', '/reports', a.reader, a.tenant.id)).json<Reports>();
     expect(list.data.slice(0, 3).every((report) => report.built_in)).toBe(true);
     expect(list.data.map((report) => report.id)).toContain(created.id);
 
-    const saved = await api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+    const saved = await api('PUT', `/reports/${created.id}`, a.writer, a.tenant.id, {
       definition: definition('Rates, renamed', ' again'),
       version: 1,
     });
@@ -142,7 +142,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       slug: 'rates-for-one-code',
     });
 
-    const restored = await api('POST', `/reports/${created.id}/versions/1/restore`, writerA, tenantA.id);
+    const restored = await api('POST', `/reports/${created.id}/versions/1/restore`, a.writer, a.tenant.id);
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json<ReportPublic>()).toMatchObject({
       version: 3,
@@ -150,7 +150,9 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       definition: definition('Rates for one code'),
     });
 
-    const versions = (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>();
+    const versions = (
+      await api('GET', `/reports/${created.id}/versions`, a.reader, a.tenant.id)
+    ).json<ReportVersions>();
     expect(versions.count).toBe(3);
     expect(versions.data.map((version) => [version.version, version.title, version.restored_from])).toEqual([
       [3, 'Rates for one code', 1],
@@ -158,15 +160,15 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       [1, 'Rates for one code', null],
     ]);
     expect(
-      versions.data.every((version) => version.author_id === writerA.id && version.author_email === writerA.email),
+      versions.data.every((version) => version.author_id === a.writer.id && version.author_email === a.writer.email),
     ).toBe(true);
-    const missing = await api('POST', `/reports/${created.id}/versions/9/restore`, writerA, tenantA.id);
+    const missing = await api('POST', `/reports/${created.id}/versions/9/restore`, a.writer, a.tenant.id);
     expect(missing.statusCode).toBe(404);
 
-    const deleted = await api('DELETE', `/reports/${created.id}`, writerA, tenantA.id);
+    const deleted = await api('DELETE', `/reports/${created.id}`, a.writer, a.tenant.id);
     expect(deleted.statusCode).toBe(204);
-    expect((await api('GET', `/reports/${created.id}`, readerA, tenantA.id)).statusCode).toBe(404);
-    expect((await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${created.id}`, a.reader, a.tenant.id)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${created.id}/versions`, a.reader, a.tenant.id)).statusCode).toBe(404);
 
     const entries = (await auditOf(created.id)).data;
     expect(entries.map((entry) => entry.action).reverse()).toEqual([
@@ -175,9 +177,9 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
       'report.restore',
       'report.delete',
     ]);
-    expect(entries.every((entry) => entry.actor_id === writerA.id)).toBe(true);
+    expect(entries.every((entry) => entry.actor_id === a.writer.id)).toBe(true);
     expect(entries.find((entry) => entry.action === 'report.update')).toMatchObject({
-      before: { version: 1, title: 'Rates for one code', tenant_id: tenantA.id },
+      before: { version: 1, title: 'Rates for one code', tenant_id: a.tenant.id },
       after: { version: 2, title: 'Rates, renamed' },
     });
     expect(entries.find((entry) => entry.action === 'report.restore')?.after).toMatchObject({
@@ -188,12 +190,12 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
 
   it('refuses a save of a stale version with 409 report_conflict saying who saved when, and keeps the newer text', async () => {
     const created = await createReport(definition('Contested'));
-    const first = await api('PUT', `/reports/${created.slug}`, writerA, tenantA.id, {
+    const first = await api('PUT', `/reports/${created.slug}`, a.writer, a.tenant.id, {
       definition: definition('Contested', ' first'),
       version: 1,
     });
     expect(first.statusCode).toBe(200);
-    const second = await api('PUT', `/reports/${created.slug}`, admin, tenantA.id, {
+    const second = await api('PUT', `/reports/${created.slug}`, admin, a.tenant.id, {
       definition: definition('Contested', ' second'),
       version: 1,
     });
@@ -201,12 +203,12 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     const body = second.json<{ detail: string; code: string }>();
     expect(body.code).toBe('report_conflict');
     expect(body.detail).toContain('version 2');
-    expect(body.detail).toContain(writerA.email);
+    expect(body.detail).toContain(a.writer.email);
     expect(body.detail).toContain(first.json<ReportPublic>().updated_at.slice(0, 16));
-    const current = (await api('GET', `/reports/${created.id}`, readerA, tenantA.id)).json<ReportPublic>();
+    const current = (await api('GET', `/reports/${created.id}`, a.reader, a.tenant.id)).json<ReportPublic>();
     expect(current).toMatchObject({ version: 2, definition: definition('Contested', ' first') });
     expect(
-      (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>().count,
+      (await api('GET', `/reports/${created.id}/versions`, a.reader, a.tenant.id)).json<ReportVersions>().count,
     ).toBe(2);
   });
 
@@ -214,7 +216,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     const created = await createReport(definition('Raced'));
     const saves = await Promise.all(
       ['one', 'two'].map((word) =>
-        api('PUT', `/reports/${created.id}`, writerA, tenantA.id, {
+        api('PUT', `/reports/${created.id}`, a.writer, a.tenant.id, {
           definition: definition('Raced', word),
           version: 1,
         }),
@@ -222,7 +224,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     );
     expect(saves.map((save) => save.statusCode).sort()).toEqual([200, 409]);
     expect(
-      (await api('GET', `/reports/${created.id}/versions`, readerA, tenantA.id)).json<ReportVersions>().count,
+      (await api('GET', `/reports/${created.id}/versions`, a.reader, a.tenant.id)).json<ReportVersions>().count,
     ).toBe(2);
   });
 
@@ -230,7 +232,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
     const first = await createReport(definition('Same title'));
     const second = await createReport(definition('Same title'));
     expect([first.slug, second.slug]).toEqual(['same-title', 'same-title-2']);
-    const taken = await api('POST', '/reports', writerA, tenantA.id, {
+    const taken = await api('POST', '/reports', a.writer, a.tenant.id, {
       definition: definition('Other'),
       slug: 'same-title',
     });
@@ -242,13 +244,13 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
 
   it('is found in the list by a word of its title, description or slug, with who saved it last', async () => {
     await createReport(definition('Quarterly 100% margin_review'));
-    const found = await api('GET', '/reports?q=100%25%20margin_', writerA, tenantA.id);
+    const found = await api('GET', '/reports?q=100%25%20margin_', a.writer, a.tenant.id);
     expect(found.statusCode, found.body).toBe(200);
     const list = found.json<Reports>();
     // % and _ are matched as themselves, not as LIKE wildcards; no built-in matches.
     expect(list.data.map((report) => report.title)).toEqual(['Quarterly 100% margin_review']);
-    expect(list).toMatchObject({ count: 1, data: [{ updated_by: writerA.email, built_in: false }] });
-    const builtIn = (await api('GET', '/reports?q=PAYER', writerA, tenantA.id)).json<Reports>();
+    expect(list).toMatchObject({ count: 1, data: [{ updated_by: a.writer.email, built_in: false }] });
+    const builtIn = (await api('GET', '/reports?q=PAYER', a.writer, a.tenant.id)).json<Reports>();
     expect(builtIn.data.map((report) => report.slug)).toContain('payer');
     expect(builtIn.data.find((report) => report.slug === 'payer')?.updated_by).toBeNull();
     const elsewhere = (await api('GET', '/reports?q=margin', writerB, tenantB.id)).json<Reports>();
@@ -263,7 +265,7 @@ describe('a report’s life (STUDIO-REPORT-2)', () => {
   });
 
   it('needs a tenant to save into', async () => {
-    const response = await api('POST', '/reports', writerA, undefined, { definition: definition('Nowhere') });
+    const response = await api('POST', '/reports', a.writer, undefined, { definition: definition('Nowhere') });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ detail: 'Select a tenant (X-Tenant-ID) to save reports in' });
   });
@@ -291,31 +293,33 @@ describe('tenant isolation of reports (STUDIO-REPORT-3)', () => {
     const listB = (await api('GET', '/reports', writerB, tenantB.id)).json<Reports>();
     expect(listB.data.map((row) => row.id)).not.toContain(report.id);
     // Naming tenant A is refused by the tenant check before anything else.
-    const header = await api('GET', `/reports/${report.id}`, writerB, tenantA.id);
+    const header = await api('GET', `/reports/${report.id}`, writerB, a.tenant.id);
     expect(header.statusCode).toBe(403);
     // Without a tenant, only the built-ins exist, for anyone.
-    expect((await api('GET', `/reports/${report.id}`, writerA)).statusCode).toBe(404);
+    expect((await api('GET', `/reports/${report.id}`, a.writer)).statusCode).toBe(404);
     expect((await api('GET', `/reports/${report.id}`, admin)).statusCode).toBe(404);
     // A superuser reads any tenant's reports by choosing it.
-    expect((await api('GET', `/reports/${report.id}`, admin, tenantA.id)).statusCode).toBe(200);
-    expect((await api('GET', `/reports/${report.id}`, readerA, tenantA.id)).json<ReportPublic>().version).toBe(1);
+    expect((await api('GET', `/reports/${report.id}`, admin, a.tenant.id)).statusCode).toBe(200);
+    expect((await api('GET', `/reports/${report.id}`, a.reader, a.tenant.id)).json<ReportPublic>().version).toBe(1);
   });
 
   it('a reader of the tenant cannot write: reports:write is needed', async () => {
     const report = await createReport(definition('Read only for some'));
-    const put = await api('PUT', `/reports/${report.id}`, readerA, tenantA.id, {
+    const put = await api('PUT', `/reports/${report.id}`, a.reader, a.tenant.id, {
       definition: definition('x'),
       version: 1,
     });
     expect(put.statusCode).toBe(403);
     expect(put.json()).toMatchObject({ code: 'permission_denied' });
-    expect((await api('POST', '/reports', readerA, tenantA.id, { definition: definition('x') })).statusCode).toBe(403);
+    expect((await api('POST', '/reports', a.reader, a.tenant.id, { definition: definition('x') })).statusCode).toBe(
+      403,
+    );
   });
 });
 
 describe('bad definitions (STUDIO-REPORT-4)', () => {
   it('a YAML syntax error is a 422 with its line and column', async () => {
-    const response = await api('POST', '/reports', writerA, tenantA.id, {
+    const response = await api('POST', '/reports', a.writer, a.tenant.id, {
       definition: 'title: Broken\nsource: demo\nblocks:\n  - id: a\n    text: [unclosed\n',
     });
     expect(response.statusCode).toBe(422);
@@ -331,10 +335,10 @@ describe('bad definitions (STUDIO-REPORT-4)', () => {
   });
 
   it('each schema problem is an item at its line and column, and nothing is saved', async () => {
-    const before = (await api('GET', '/reports', writerA, tenantA.id)).json<Reports>().count;
+    const before = (await api('GET', '/reports', a.writer, a.tenant.id)).json<Reports>().count;
     const text =
       'title: Wrong\nsource: mainframe\nblocks:\n  - id: a\n    chart: { sql: SELECT 1, spec: { mark: bar, data: { url: x } } }\n';
-    const response = await api('POST', '/reports', writerA, tenantA.id, { definition: text });
+    const response = await api('POST', '/reports', a.writer, a.tenant.id, { definition: text });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({
       code: 'validation_failed',
@@ -343,31 +347,31 @@ describe('bad definitions (STUDIO-REPORT-4)', () => {
         { loc: ['body', 'definition', 'blocks', 0, 'chart', 'spec', 'data'], line: 5, column: 54 },
       ],
     });
-    expect((await api('GET', '/reports', writerA, tenantA.id)).json<Reports>().count).toBe(before);
+    expect((await api('GET', '/reports', a.writer, a.tenant.id)).json<Reports>().count).toBe(before);
   });
 
   it('a save with a bad definition keeps the report as it was', async () => {
     const report = await createReport(definition('Stays'));
-    const response = await api('PUT', `/reports/${report.id}`, writerA, tenantA.id, {
+    const response = await api('PUT', `/reports/${report.id}`, a.writer, a.tenant.id, {
       definition: 'title: [',
       version: 1,
     });
     expect(response.statusCode).toBe(422);
-    expect((await api('GET', `/reports/${report.id}`, writerA, tenantA.id)).json<ReportPublic>().version).toBe(1);
+    expect((await api('GET', `/reports/${report.id}`, a.writer, a.tenant.id)).json<ReportPublic>().version).toBe(1);
   });
 
   it('a 10 MB definition is a 413 before it is read, one just over the limit a 422', async () => {
-    const huge = await api('POST', '/reports', writerA, tenantA.id, {
+    const huge = await api('POST', '/reports', a.writer, a.tenant.id, {
       definition: `title: ${'x'.repeat(10 * 1024 * 1024)}`,
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ code: 'body_too_large' });
-    const preview = await api('POST', '/preview', writerA, tenantA.id, {
+    const preview = await api('POST', '/preview', a.writer, a.tenant.id, {
       definition: `title: ${'x'.repeat(10 * 1024 * 1024)}`,
       block: 'a',
     });
     expect(preview.statusCode).toBe(413);
-    const over = await api('POST', '/reports', writerA, tenantA.id, {
+    const over = await api('POST', '/reports', a.writer, a.tenant.id, {
       definition: 'x'.repeat(REPORT_DEFINITION_MAX + 1),
     });
     expect(over.statusCode).toBe(422);
@@ -381,7 +385,7 @@ describe('running a block: what is refused before the engine (STUDIO-REPORT-7)',
     report = await createReport(definition('To run'));
   });
 
-  const run = (body: object) => api('POST', `/reports/${report.id}/run`, readerA, tenantA.id, body);
+  const run = (body: object) => api('POST', `/reports/${report.id}/run`, a.reader, a.tenant.id, body);
 
   it('an unknown block, a text block, an unknown parameter, a value of the wrong type, a page over the page size', async () => {
     expect((await run({ block: 'nope' })).json()).toMatchObject({
@@ -405,7 +409,7 @@ describe('running a block: what is refused before the engine (STUDIO-REPORT-7)',
   });
 
   it('a preview of a definition with problems is a 422 with their lines, for writers only', async () => {
-    const response = await api('POST', '/preview', writerA, tenantA.id, {
+    const response = await api('POST', '/preview', a.writer, a.tenant.id, {
       definition: 'title: P\nsource: demo\nblocks:\n  - id: a\n    kpi: { sql: SELECT 1 }\n',
       block: 'a',
     });
@@ -413,6 +417,8 @@ describe('running a block: what is refused before the engine (STUDIO-REPORT-7)',
     expect(response.json()).toMatchObject({
       detail: [{ loc: ['body', 'definition', 'blocks', 0, 'kpi', 'value'], line: 5 }],
     });
-    expect((await api('POST', '/preview', readerA, tenantA.id, { definition: 'x', block: 'a' })).statusCode).toBe(403);
+    expect((await api('POST', '/preview', a.reader, a.tenant.id, { definition: 'x', block: 'a' })).statusCode).toBe(
+      403,
+    );
   });
 });

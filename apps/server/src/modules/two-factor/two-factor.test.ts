@@ -1,7 +1,6 @@
 import { AUDIT_ACTIONS, RECOVERY_CODE_COUNT, twoFactorMessages } from '@dataplatform/contract';
 import { generate } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
 import {
   bearer,
   createTestClock,
@@ -14,9 +13,8 @@ import {
 } from '../../../test/harness.js';
 import { mailAfter } from '../../../test/mail.js';
 import { deleteRedisKeys, openRedisInspector, TEST_REDIS_URL, uniqueRedisPrefix } from '../../../test/redis.js';
-import { auditLog } from '../../db/schema/index.js';
-
-const API = '/api/v1';
+import { userAuditActions } from '../../../test/user-requests.js';
+import { API_PREFIX as API } from '../../plugins/swagger.js';
 
 /** The code an authenticator app would show for `secret` at the test clock's time. */
 function codeAt(ctx: TestContext, secret: string, offsetSeconds = 0): Promise<string> {
@@ -73,15 +71,6 @@ function codeStep(ctx: TestContext, challengeToken: string, code: string) {
 
 const codeOf = (response: { json<T>(): T }) => response.json<{ code: string }>().code;
 
-async function auditActions(ctx: TestContext, userId: string): Promise<string[]> {
-  const rows = await ctx.database.db
-    .select({ action: auditLog.action })
-    .from(auditLog)
-    .where(and(eq(auditLog.targetId, userId), eq(auditLog.targetType, 'user')))
-    .orderBy(auditLog.id);
-  return rows.map((row) => row.action);
-}
-
 describe('two-factor sign-in (TOTP)', () => {
   const { ctx, admin } = useTestContext({ clock: createTestClock(new Date('2026-03-01T09:00:05Z')) });
 
@@ -127,7 +116,7 @@ describe('two-factor sign-in (TOTP)', () => {
     // A second set-up cannot replace a secret that is on.
     const again = await setupRequest(ctx, user);
     expect(again.statusCode).toBe(409);
-    expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorEnable);
+    expect(await userAuditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorEnable);
   });
 
   it('keeps the password step as it was for accounts without it (TOTP-LOGIN-1)', async () => {
@@ -225,7 +214,7 @@ describe('two-factor sign-in (TOTP)', () => {
     const status = await ctx.app.inject({ url: `${API}/users/me/two-factor`, headers: user.headers });
     expect(status.json<{ recovery_codes_left: number }>().recovery_codes_left).toBe(8);
     expect(
-      (await auditActions(ctx, user.id)).filter((a) => a === AUDIT_ACTIONS.twoFactorRecoveryCodeUsed),
+      (await userAuditActions(ctx, user.id)).filter((a) => a === AUDIT_ACTIONS.twoFactorRecoveryCodeUsed),
     ).toHaveLength(2);
   });
 
@@ -259,7 +248,7 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(mail.text).toContain('turned off');
     const login = await loginRequest(ctx, user.email, user.password);
     expect(login.json()).toHaveProperty('access_token');
-    expect(await auditActions(ctx, user.id)).toEqual(
+    expect(await userAuditActions(ctx, user.id)).toEqual(
       expect.arrayContaining([AUDIT_ACTIONS.twoFactorEnable, AUDIT_ACTIONS.twoFactorDisable]),
     );
   });
@@ -290,13 +279,13 @@ describe('two-factor sign-in (TOTP)', () => {
         headers: bearer(login.json<{ access_token: string }>().access_token),
       });
       expect(status.json()).toMatchObject({ enabled: false, recovery_codes_left: 0 });
-      expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorReset);
+      expect(await userAuditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorReset);
 
       // Nothing left to reset: a clear 400, and no second audit entry.
       const again = await reset(user.id, admin.headers);
       expect(again.statusCode).toBe(400);
       expect(again.json()).toMatchObject({ detail: twoFactorMessages.notEnabled, code: 'bad_request' });
-      expect((await auditActions(ctx, user.id)).filter((a) => a === AUDIT_ACTIONS.twoFactorReset)).toHaveLength(1);
+      expect((await userAuditActions(ctx, user.id)).filter((a) => a === AUDIT_ACTIONS.twoFactorReset)).toHaveLength(1);
     });
 
     it("refuses a superuser's own account, an unknown user, a bad id and anyone but a superuser", async () => {
@@ -355,7 +344,7 @@ describe.each<{ store: string; redisPrefix?: string }>([
     expect(refused.statusCode).toBe(429);
     expect(codeOf(refused)).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await auditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorThrottled);
+    expect(await userAuditActions(ctx, user.id)).toContain(AUDIT_ACTIONS.twoFactorThrottled);
     // Counted apart from passwords: the password step still answers.
     expect((await loginRequest(ctx, user.email, user.password)).statusCode).toBe(200);
   });

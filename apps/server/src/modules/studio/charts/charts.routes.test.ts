@@ -2,6 +2,7 @@ import { PERMISSIONS, type ReportLinkCreated, type ReportPublic, type TenantPubl
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRole } from '../../../../test/authz-fixtures.js';
 import { createUser, useTestContext, type TestUser } from '../../../../test/harness.js';
+import { codeReportDefinition, createReport } from '../../../../test/studio-fixtures.js';
 import { createTenant, tenantHeaders } from '../../../../test/tenant-fixtures.js';
 
 /** Issue 59: `GET …/charts/{block}.svg|png` of a report, and of a share link, with the runs' visibility. */
@@ -13,24 +14,16 @@ let named: TestUser;
 let outsider: TestUser;
 let report: ReportPublic;
 
-const DEFINITION = `title: Rates by payer
-source: demo
-params:
-  code:
-    type: text
-    default: "99213"
-blocks:
-  - id: total
-    kpi:
-      sql: SELECT count(*) AS n FROM rates WHERE billing_code = :code
-      value: n
-  - id: by_payer
+const DEFINITION = codeReportDefinition(
+  'Rates by payer',
+  `  - id: by_payer
     title: Median rate by payer
     chart:
       # Ordered: rows in the engine's own order may come in another order on each run, and so would the marks.
       sql: SELECT payer, median(negotiated_rate) AS median_rate FROM rates WHERE billing_code = :code GROUP BY payer ORDER BY payer
       spec: { mark: bar, encoding: { x: { field: payer, type: nominal }, y: { field: median_rate, type: quantitative } } }
-`;
+`,
+);
 
 const as = (user: TestUser) => tenantHeaders(user, tenant.id);
 const chart = (query = '', user: TestUser = author, file = 'by_payer.svg') =>
@@ -42,14 +35,7 @@ beforeAll(async () => {
   outsider = await createUser(ctx);
   await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [author.id] });
   tenant = await createTenant(ctx, admin, { members: [author, named, outsider] });
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/studio/reports',
-    headers: as(author),
-    payload: { definition: DEFINITION },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  report = created.json<ReportPublic>();
+  report = await createReport(ctx, author, tenant.id, DEFINITION);
 });
 
 describe('a chart drawn by the server (issue 59)', () => {

@@ -19,6 +19,7 @@ import {
   type TestUser,
 } from '../../../../test/harness.js';
 import type { ReceivedMail } from '../../../../test/smtp.js';
+import { createReport } from '../../../../test/studio-fixtures.js';
 import { createTenant, tenantHeaders } from '../../../../test/tenant-fixtures.js';
 import { auditLog, outbox, reportScheduleRuns, reportSchedules } from '../../../db/schema/index.js';
 import { claimDueSchedules } from './schedules.repository.js';
@@ -110,14 +111,7 @@ beforeAll(async () => {
   outsider = await createUser(ctx);
   await createRole(ctx, { grants: [PERMISSIONS.reportsWrite], userIds: [author.id, outsider.id] });
   tenant = await createTenant(ctx, admin, { members: [author, reader, outsider] });
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/studio/reports',
-    headers: as(author),
-    payload: { definition: DEFINITION },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  report = created.json<ReportPublic>();
+  report = await createReport(ctx, author, tenant.id, DEFINITION);
 });
 
 describe('report schedules (issue 59)', () => {
@@ -279,13 +273,7 @@ describe('report schedules (issue 59)', () => {
 
   it('narrows a schedule when the report is restricted away from a recipient, stops it when the report is deleted, and tells the author', async () => {
     const definition = DEFINITION.replace('title: Rates by payer', 'title: Restricted rates');
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/studio/reports',
-      headers: as(author),
-      payload: { definition },
-    });
-    const restricted = created.json<ReportPublic>();
+    const restricted = await createReport(ctx, author, tenant.id, definition);
     const schedule = await scheduleOk({ ...daily, member_ids: [reader.id, outsider.id] }, author, restricted.id);
     const set = await ctx.app.inject({
       method: 'PUT',
@@ -321,13 +309,7 @@ describe('report schedules (issue 59)', () => {
 
   it('mails the author the reason when a run fails, and keeps the schedule on', async () => {
     const definition = DEFINITION.replace('title: Rates by payer', 'title: Soon broken');
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/studio/reports',
-      headers: as(author),
-      payload: { definition },
-    });
-    const broken = created.json<ReportPublic>();
+    const broken = await createReport(ctx, author, tenant.id, definition);
     const schedule = await scheduleOk({ ...daily, addresses: ['broken@example.com'] }, author, broken.id);
     const saved = await ctx.app.inject({
       method: 'PUT',

@@ -4,10 +4,10 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { runAnswerQueryOptions } from '../api/agent.js';
+import { useBlockPaging } from '../components/use-block-paging.js';
 import { runRequestOf } from '@dataplatform/contract';
-import { blockState, nextSort, type ColumnSort } from '../report-view.js';
+import { blockState } from '../report-view.js';
 import type { AnswerBlock } from './answer-block.js';
 import { DrawnBlock, Folded, useAnswerBlock, WithAnswerBlock } from './drawn-block.js';
 
@@ -21,25 +21,11 @@ function AnswerRun({
   messageId: string;
   block: AnswerBlock;
 }) {
-  const [page, setPage] = useState(0);
-  const [sort, setSort] = useState<ColumnSort | undefined>(undefined);
-  const { block: _block, params: _params, ...request } = runRequestOf(block.shown, {}, page, sort);
+  const paging = useBlockPaging();
+  const { block: _block, params: _params, ...request } = runRequestOf(block.shown, {}, paging.page, paging.sort);
   const run = useQuery(runAnswerQueryOptions(conversationId, messageId, request));
-  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
-  return (
-    <DrawnBlock
-      block={block.shown}
-      result={run.data}
-      state={state}
-      page={page}
-      onPageChange={setPage}
-      sort={sort}
-      onSort={(column) => {
-        setSort((current) => nextSort(current, column));
-        setPage(0);
-      }}
-    />
-  );
+  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && paging.page === 0);
+  return <DrawnBlock block={block.shown} result={run.data} state={state} {...paging} />;
 }
 
 /** The steps an answer took: its plan, and each answer the checks sent back and why. */

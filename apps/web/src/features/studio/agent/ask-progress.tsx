@@ -6,6 +6,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { ApiError, errorText } from '../../../lib/api-error.js';
+import { CODE_TEXT_SX } from './code-text.js';
 import type { AskState } from './use-ask.js';
 
 const STAGE_WORDS = {
@@ -155,12 +156,7 @@ export function AskProgress({
               p: 1,
               maxHeight: 160,
               overflow: 'auto',
-              whiteSpace: 'pre-wrap',
-              overflowWrap: 'anywhere',
-              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-              fontSize: '0.8125rem',
-              bgcolor: 'action.hover',
-              borderRadius: 1,
+              ...CODE_TEXT_SX,
             }}
           >
             {state.text}

@@ -8,6 +8,7 @@ import { ChartBlock } from '../components/chart-block.js';
 import { KpiBlock } from '../components/kpi-block.js';
 import type { BlockState, ColumnSort } from '../report-view.js';
 import type { AnswerBlock } from './answer-block.js';
+import { CODE_TEXT_SX } from './code-text.js';
 
 // A table (its pager, its download icon) loads when a table is drawn: a figure or a chart needs none of it.
 const TableBlock = lazy(() =>
@@ -94,12 +95,7 @@ export function Folded({ summary, children }: { summary: string; children: strin
           p: 1.5,
           overflow: 'auto',
           maxHeight: 320,
-          whiteSpace: 'pre-wrap',
-          overflowWrap: 'anywhere',
-          fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-          fontSize: '0.8125rem',
-          bgcolor: 'action.hover',
-          borderRadius: 1,
+          ...CODE_TEXT_SX,
         }}
       >
         {children}

@@ -102,6 +102,36 @@ function Row({ children }: { children: ReactNode }) {
   return <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>{children}</Box>;
 }
 
+/** The button that ends a measure's, group's or filter's row and takes that part out of the plan. */
+function RemoveButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button size="small" color="inherit" onClick={onClick}>
+      Remove
+    </Button>
+  );
+}
+
+/** The button under a step's rows that adds one more part, while the plan may hold more and the table has columns. */
+function AddButton({
+  parts,
+  hasColumns,
+  onClick,
+  children,
+}: {
+  parts: number;
+  hasColumns: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Box>
+      <Button size="small" disabled={parts >= AGENT_PLAN_PARTS_MAX || !hasColumns} onClick={onClick}>
+        {children}
+      </Button>
+    </Box>
+  );
+}
+
 function TextInput({
   label,
   value,
@@ -273,31 +303,23 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title
                 options={[...(measure.agg === 'count' ? [{ value: '', label: 'every row' }] : []), ...columnOptions]}
                 minWidth={180}
               />
-              <Button
-                size="small"
-                color="inherit"
-                onClick={() => update({ measures: current.measures.filter((_, at) => at !== index) })}
-              >
-                Remove
-              </Button>
+              <RemoveButton onClick={() => update({ measures: current.measures.filter((_, at) => at !== index) })} />
             </Row>
           ))}
-          <Box>
-            <Button
-              size="small"
-              disabled={current.measures.length >= AGENT_PLAN_PARTS_MAX || columns.length === 0}
-              onClick={() =>
-                update({
-                  measures: [
-                    ...current.measures,
-                    { agg: numeric.length > 0 ? 'sum' : 'count', column: numeric[0]?.name ?? '' },
-                  ],
-                })
-              }
-            >
-              Add a measure
-            </Button>
-          </Box>
+          <AddButton
+            parts={current.measures.length}
+            hasColumns={columns.length > 0}
+            onClick={() =>
+              update({
+                measures: [
+                  ...current.measures,
+                  { agg: numeric.length > 0 ? 'sum' : 'count', column: numeric[0]?.name ?? '' },
+                ],
+              })
+            }
+          >
+            Add a measure
+          </AddButton>
         </Step>
 
         <Step number={3} title="Group by">
@@ -336,35 +358,29 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title
                     ]}
                   />
                 ) : undefined}
-                <Button
-                  size="small"
-                  color="inherit"
+                <RemoveButton
                   onClick={() => update({ dimensions: current.dimensions.filter((_, at) => at !== index) })}
-                >
-                  Remove
-                </Button>
+                />
               </Row>
             );
           })}
-          <Box>
-            <Button
-              size="small"
-              disabled={current.dimensions.length >= AGENT_PLAN_PARTS_MAX || columns.length === 0}
-              onClick={() => {
-                const first = columns.find((column) => columnClass(column.type) === 'text') ?? columns[0]!;
-                update({
-                  dimensions: [
-                    ...current.dimensions,
-                    { column: first.name, grain: columnClass(first.type) === 'time' ? 'month' : '' },
-                  ],
-                  chart:
-                    current.dimensions.length === 0 && (chart === 'kpi' || chart === 'table') ? 'bar' : current.chart,
-                });
-              }}
-            >
-              Add a group
-            </Button>
-          </Box>
+          <AddButton
+            parts={current.dimensions.length}
+            hasColumns={columns.length > 0}
+            onClick={() => {
+              const first = columns.find((column) => columnClass(column.type) === 'text') ?? columns[0]!;
+              update({
+                dimensions: [
+                  ...current.dimensions,
+                  { column: first.name, grain: columnClass(first.type) === 'time' ? 'month' : '' },
+                ],
+                chart:
+                  current.dimensions.length === 0 && (chart === 'kpi' || chart === 'table') ? 'bar' : current.chart,
+              });
+            }}
+          >
+            Add a group
+          </AddButton>
         </Step>
 
         <Step number={4} title="Filters">
@@ -403,26 +419,16 @@ export function GuidedBuilder({ onAdd }: { onAdd?: ((compiled: AgentBlock, title
                   }}
                 />
               )}
-              <Button
-                size="small"
-                color="inherit"
-                onClick={() => update({ filters: current.filters.filter((_, at) => at !== index) })}
-              >
-                Remove
-              </Button>
+              <RemoveButton onClick={() => update({ filters: current.filters.filter((_, at) => at !== index) })} />
             </Row>
           ))}
-          <Box>
-            <Button
-              size="small"
-              disabled={current.filters.length >= AGENT_PLAN_PARTS_MAX || columns.length === 0}
-              onClick={() =>
-                update({ filters: [...current.filters, { column: columns[0]!.name, op: '=', value: '' }] })
-              }
-            >
-              Add a filter
-            </Button>
-          </Box>
+          <AddButton
+            parts={current.filters.length}
+            hasColumns={columns.length > 0}
+            onClick={() => update({ filters: [...current.filters, { column: columns[0]!.name, op: '=', value: '' }] })}
+          >
+            Add a filter
+          </AddButton>
         </Step>
 
         <Step number={5} title="Chart and title">

@@ -15,8 +15,9 @@ import { KpiBlock } from '../components/kpi-block.js';
 import { ParamBar } from '../components/param-bar.js';
 import { TextBlock } from '../components/text-block.js';
 import { runRequestOf } from '@dataplatform/contract';
-import { blockState, defaultText, nextSort, type ColumnSort, type ParamValues } from '../report-view.js';
+import { blockState, defaultText, type ParamValues } from '../report-view.js';
 import { TableBlock } from '../components/table-block.js';
+import { useBlockPaging } from '../components/use-block-paging.js';
 
 /** One block of the unsaved text, run through `POST /preview` on its own (it loads and fails alone). */
 function PreviewBlock({
@@ -31,16 +32,15 @@ function PreviewBlock({
   /** The values chosen in the bar that differ from the defaults (the server applies the rest). */
   params: ParamValues;
 }) {
-  const [page, setPage] = useState(0);
-  const [sort, setSort] = useState<ColumnSort | undefined>(undefined);
+  const paging = useBlockPaging();
   // New parameters, new results: a table starts again at its first page.
   const paramsKey = JSON.stringify(params);
   const [pagedWith, setPagedWith] = useState(paramsKey);
   if (pagedWith !== paramsKey) {
     setPagedWith(paramsKey);
-    setPage(0);
+    paging.onPageChange(0);
   }
-  const request = runRequestOf(block, params, page, sort);
+  const request = runRequestOf(block, params, paging.page, paging.sort);
   const inputs = { source: definition.source, params: definition.params ?? {}, block, request };
   const run = useQuery({
     ...previewQueryOptions({ definition: text, ...request }, inputs),
@@ -49,24 +49,11 @@ function PreviewBlock({
   if (block.kind === 'text') {
     return <TextBlock title={block.title} html={block.html ?? ''} />;
   }
-  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && page === 0);
+  const state = blockState(run, run.data !== undefined && run.data.rows.length === 0 && paging.page === 0);
 
   if (block.kind === 'kpi') return <KpiBlock block={block} result={run.data} state={state} />;
   if (block.kind === 'chart') return <ChartBlock block={block} result={run.data} state={state} />;
-  return (
-    <TableBlock
-      block={block}
-      result={run.data}
-      state={state}
-      page={page}
-      onPageChange={setPage}
-      sort={sort}
-      onSort={(column) => {
-        setSort((current) => nextSort(current, column));
-        setPage(0);
-      }}
-    />
-  );
+  return <TableBlock block={block} result={run.data} state={state} {...paging} />;
 }
 
 /**

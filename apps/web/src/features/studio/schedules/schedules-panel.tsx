@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -28,6 +27,8 @@ import {
   schedulesQueryOptions,
   setSchedulePaused,
 } from './schedules-api.js';
+import { ListRow } from '../components/list-row.js';
+import { MembersField } from '../components/members-field.js';
 
 const FREQUENCIES = [
   { value: 'daily', label: 'Every day' },
@@ -76,18 +77,7 @@ function ScheduleRow({ schedule, onDelete }: { schedule: Schedule; onDelete: (sc
   });
   const recipients = schedule.addresses.length + schedule.member_ids.length;
   return (
-    <Box
-      component="li"
-      sx={{
-        display: 'flex',
-        flexWrap: 'wrap',
-        alignItems: 'center',
-        gap: 1,
-        py: 1.5,
-        borderBottom: 1,
-        borderColor: 'divider',
-      }}
-    >
+    <ListRow>
       <Box sx={{ mr: 'auto', minWidth: 0, overflowWrap: 'anywhere' }}>
         <Typography variant="body2">{describe(schedule)}</Typography>
         <Typography variant="body2" color="text.secondary">
@@ -116,7 +106,7 @@ function ScheduleRow({ schedule, onDelete }: { schedule: Schedule; onDelete: (sc
       <Button size="small" color="error" onClick={() => onDelete(schedule)}>
         Delete
       </Button>
-    </Box>
+    </ListRow>
   );
 }
 
@@ -222,26 +212,17 @@ function NewSchedule({ report }: { report: ReportPublic }) {
         />
       </Box>
       {!report.built_in ? (
-        <Autocomplete
-          multiple
-          options={members}
+        <MembersField
+          id={ids.members}
+          members={members}
           loading={audience.isPending}
-          value={members.filter((member) => memberIds.includes(member.id))}
-          getOptionLabel={(member) => (member.full_name ? `${member.full_name} (${member.email})` : member.email)}
-          isOptionEqualToValue={(option, value) => option.id === value.id}
-          onChange={(_event, chosen) => setMemberIds(chosen.map((member) => member.id))}
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              id={ids.members}
-              label="Members"
-              helperText={
-                audience.isError
-                  ? `Members could not be loaded: ${errorText(audience.error)}`
-                  : 'Members of the tenant who see this report.'
-              }
-            />
-          )}
+          chosenIds={memberIds}
+          onChange={setMemberIds}
+          helperText={
+            audience.isError
+              ? `Members could not be loaded: ${errorText(audience.error)}`
+              : 'Members of the tenant who see this report.'
+          }
         />
       ) : undefined}
       <TextField

@@ -25,6 +25,7 @@ import type { ParamValues } from '../report-view.js';
 import { SchedulesPanel } from '../schedules/schedules-panel.js';
 import { EmbedSnippet } from './embed-snippet.js';
 import { ShareLinks } from './share-links.js';
+import { MembersField } from '../components/members-field.js';
 
 export interface ShareDialogProps {
   open: boolean;
@@ -78,11 +79,7 @@ function WhoSeesIt({ report }: { report: ReportPublic }) {
   const members = audience.data.members;
   const roles = audience.data.roles;
   const restricted = current.visibility === 'restricted';
-  const chosenMembers = members.filter((member) => current.user_ids.includes(member.id));
   const chosenRoles = roles.filter((role) => current.role_ids.includes(role.id));
-  const memberLabel = (member: (typeof members)[number]) =>
-    member.full_name ? `${member.full_name} (${member.email})` : member.email;
-
   return (
     <Box
       component="form"
@@ -105,25 +102,16 @@ function WhoSeesIt({ report }: { report: ReportPublic }) {
       </RadioGroup>
       {restricted ? (
         <>
-          <Autocomplete
-            multiple
-            options={members}
-            value={chosenMembers}
-            getOptionLabel={memberLabel}
-            isOptionEqualToValue={(option, value) => option.id === value.id}
-            onChange={(_event, chosen) => setDraft({ ...current, user_ids: chosen.map((member) => member.id) })}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                id={ids.members}
-                label="Members"
-                helperText={
-                  audience.data.members_truncated
-                    ? `The first ${members.length} members by email are offered.`
-                    : 'Members of the tenant, by name or email.'
-                }
-              />
-            )}
+          <MembersField
+            id={ids.members}
+            members={members}
+            chosenIds={current.user_ids}
+            onChange={(userIds) => setDraft({ ...current, user_ids: userIds })}
+            helperText={
+              audience.data.members_truncated
+                ? `The first ${members.length} members by email are offered.`
+                : 'Members of the tenant, by name or email.'
+            }
           />
           <Autocomplete
             multiple

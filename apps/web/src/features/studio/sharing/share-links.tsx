@@ -17,6 +17,7 @@ import { NativeChoice } from '../agent/native-choice.js';
 import { createLink, linksQueryOptions, revokeLink, sharingKeys } from '../api/sharing.js';
 import { defaultText, type ParamValues } from '../report-view.js';
 import { copyText } from './copy-text.js';
+import { ListRow } from '../components/list-row.js';
 
 /** How long a new link works: a choice of days, or until revoked. */
 const LIFETIMES = [
@@ -40,18 +41,7 @@ function LinkRow({ link, onRevoke }: { link: ReportLink; onRevoke: (link: Report
   const state = linkState(link);
   const fixed = Object.entries(link.params);
   return (
-    <Box
-      component="li"
-      sx={{
-        display: 'flex',
-        flexWrap: 'wrap',
-        alignItems: 'center',
-        gap: 1,
-        py: 1.5,
-        borderBottom: 1,
-        borderColor: 'divider',
-      }}
-    >
+    <ListRow>
       <Box sx={{ mr: 'auto', minWidth: 0 }}>
         <Typography variant="body2">
           Made {when(link.created_at)} ·{' '}
@@ -73,7 +63,7 @@ function LinkRow({ link, onRevoke }: { link: ReportLink; onRevoke: (link: Report
           Revoke
         </Button>
       ) : undefined}
-    </Box>
+    </ListRow>
   );
 }
 
