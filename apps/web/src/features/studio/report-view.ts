@@ -1,14 +1,7 @@
 import { runRequestOf, type SharedBlock, type ReportParamPublic, type ReportRun } from '@dataplatform/contract';
 import { myTenantsQueryOptions } from '../../lib/my-tenants.js';
 import { getQueryClient } from '../../lib/query-client.js';
-import {
-  reportChartPath,
-  reportChartSvgQueryOptions,
-  reportQueryOptions,
-  reportsQueryOptions,
-  runBlockQueryOptions,
-} from './api/reports.js';
-import type { ChartTheme } from '@dataplatform/contract';
+import { reportQueryOptions, reportsQueryOptions, runBlockQueryOptions } from './api/reports.js';
 
 // What a report's view asks the server for, read from its URL. The viewer renders from it and the
 // routes' clientLoaders start the same requests while the viewer's code is still downloading, so the
@@ -88,21 +81,14 @@ export function blockState(
  * demo data would hold the viewer's own chunks back until one answered. The rest start once the
  * viewer renders.
  */
-export const LOADER_PREFETCHED_RUNS = 4;
-
-/** A chart drawing asked for before the viewer measured its box: the scheme and width it will draw at. */
-export interface EarlyDrawing {
-  theme: ChartTheme;
-  width: number;
-}
+const LOADER_PREFETCHED_RUNS = 4;
 
 /**
- * Starts what a report's view will ask for: its definition, then the first blocks' rows and, with
- * `drawing`, the server's drawing of each chart among them. Nothing is awaited: the route renders as
- * soon as its code is in, and the viewer's queries pick up the answers in flight. Failures are the
- * viewer's to show.
+ * Starts what a report's view will ask for: its definition, then the first blocks' rows (a chart's
+ * drawing is the server's, asked for with them by the viewer). Nothing is awaited: the route renders as soon as its code is in, and the
+ * viewer's queries pick up the answers in flight. Failures are the viewer's to show.
  */
-export function prefetchReportView(reportKey: string, search: URLSearchParams, drawing?: EarlyDrawing): void {
+export function prefetchReportView(reportKey: string, search: URLSearchParams): void {
   const client = getQueryClient();
   client
     .ensureQueryData(reportQueryOptions(reportKey))
@@ -113,10 +99,6 @@ export function prefetchReportView(reportKey: string, search: URLSearchParams, d
         void client.prefetchQuery(
           runBlockQueryOptions(report.id, report.version, blockRunRequest(block, params, search)),
         );
-        if (drawing && block.kind === 'chart') {
-          const path = reportChartPath(report.id, block.id, params, 'svg', drawing.theme, drawing.width);
-          void client.prefetchQuery(reportChartSvgQueryOptions(report.id, report.version, path));
-        }
       }
     })
     .catch(() => undefined);

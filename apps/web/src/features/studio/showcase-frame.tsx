@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { useLocation } from 'react-router';
 import { ReportPending } from './components/report-header.js';
-import { REPORT_AREA_ATTRIBUTE } from './report-layout.js';
 import { showcaseSlug } from './report-view.js';
 
 /**
@@ -12,11 +11,7 @@ import { showcaseSlug } from './report-view.js';
  */
 export function ShowcaseContainer({ children }: { children: ReactNode }) {
   return (
-    <Container
-      maxWidth="lg"
-      sx={{ py: { xs: 3, md: 5 } }}
-      {...{ [FOOTER_BELOW_FOLD]: '', [REPORT_AREA_ATTRIBUTE]: '' }}
-    >
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }} {...{ [FOOTER_BELOW_FOLD]: '' }}>
       {children}
     </Container>
   );

@@ -12,7 +12,6 @@ import {
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiDownload, apiRequest, type DownloadedFile } from '../../../lib/api-client.js';
 import { ApiError } from '../../../lib/api-error.js';
-import { getQueryClient } from '../../../lib/query-client.js';
 
 export interface ReportListParams {
   skip: number;
@@ -29,8 +28,6 @@ export const reportKeys = {
     [...reportKeys.all, 'run', reportId, version, request] as const,
   options: (reportId: string, version: number, param: string) =>
     [...reportKeys.all, 'options', reportId, version, param] as const,
-  drawing: (reportId: string, version: number, path: string) =>
-    [...reportKeys.all, 'drawing', reportId, version, path] as const,
 };
 
 /** `GET /studio/reports`: the built-in reports, then the tenant's own (X-Tenant-ID). */
@@ -127,53 +124,20 @@ export function chartQuery(params: Record<string, string>, theme: ChartTheme, wi
   return query;
 }
 
-/** Where a saved report's chart is drawn: `GET /studio/reports/{id}/charts/{block}.svg|png`. */
-export function reportChartPath(
-  reportId: string,
-  block: string,
-  params: Record<string, string>,
-  format: ChartFormat,
-  theme: ChartTheme,
-  width: number,
-): string {
-  return `/studio/reports/${encodeURIComponent(reportId)}/charts/${encodeURIComponent(block)}.${format}?${chartQuery(params, theme, width)}`;
-}
-
-/**
- * A report version's chart as SVG, kept as its runs are: the viewer asks the query cache, so a
- * drawing asked for before the viewer rendered (report-view.ts) is the one it shows.
- */
-export function reportChartSvgQueryOptions(reportId: string, version: number, path: string) {
-  return queryOptions({
-    queryKey: reportKeys.drawing(reportId, version, path),
-    queryFn: ({ signal }) => apiRequest<string>({ path, signal }),
-    staleTime: 60_000,
-  });
-}
-
-/** A saved report's chart, drawn by the server at the report's version. */
+/** A saved report's chart: `GET /studio/reports/{id}/charts/{block}.svg|png`. */
 export function reportChartSource(
-  report: { id: string; version: number },
+  reportId: string,
   block: string,
   params: Record<string, string>,
   name: string,
 ): ChartSource {
+  const path = (format: ChartFormat, theme: ChartTheme, width: number) =>
+    `/studio/reports/${encodeURIComponent(reportId)}/charts/${encodeURIComponent(block)}.${format}?${chartQuery(params, theme, width)}`;
   return {
-    key: JSON.stringify(['report', report.id, report.version, block, params]),
+    key: JSON.stringify(['report', reportId, block, params]),
     name,
-    // A drawing already asked for is shared: a width or theme left behind is not worth cancelling.
-    svg: (theme, width) =>
-      getQueryClient().fetchQuery(
-        reportChartSvgQueryOptions(
-          report.id,
-          report.version,
-          reportChartPath(report.id, block, params, 'svg', theme, width),
-        ),
-      ),
+    svg: (theme, width, signal) => apiRequest<string>({ path: path('svg', theme, width), signal }),
     file: (format, theme, width) =>
-      apiDownload(reportChartPath(report.id, block, params, format, theme, width)).then(({ blob }) => ({
-        blob,
-        filename: `${name}.${format}`,
-      })),
+      apiDownload(path(format, theme, width)).then(({ blob }) => ({ blob, filename: `${name}.${format}` })),
   };
 }

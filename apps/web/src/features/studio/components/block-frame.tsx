@@ -5,7 +5,6 @@ import type { ReactNode } from 'react';
 import { errorText } from '../../../lib/api-error.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { LoadFailure } from '../../../components/query-state.js';
-import { BLOCK_PADDING_PX } from '../report-layout.js';
 import type { BlockState } from '../report-view.js';
 
 /**
@@ -49,7 +48,7 @@ export function BlockFrame({
       component="section"
       variant="outlined"
       aria-label={title ?? undefined}
-      sx={{ p: `${BLOCK_PADDING_PX}px`, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}
+      sx={{ p: 2, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}
     >
       {title !== null || action !== undefined ? (
         <Box sx={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 1 }}>

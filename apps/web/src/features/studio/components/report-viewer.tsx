@@ -16,7 +16,6 @@ import {
   type ChartSource,
 } from '../api/reports.js';
 import {
-  LOADER_PREFETCHED_RUNS,
   PAGE_PREFIX,
   SORT_PREFIX,
   blockPage,
@@ -122,24 +121,7 @@ function Block({ block, params, runner }: { block: SharedBlock; params: ParamVal
   );
 }
 
-/**
- * How many of a report's blocks render in the first pass: up to the last one whose run a route's
- * loader starts (LOADER_PREFETCHED_RUNS), the first screen of a report.
- */
-function firstPassBlocks(blocks: readonly SharedBlock[]): number {
-  let runs = 0;
-  for (const [index, block] of blocks.entries()) {
-    if (block.kind !== 'text') runs += 1;
-    if (runs === LOADER_PREFETCHED_RUNS) return index + 1;
-  }
-  return blocks.length;
-}
-
-/**
- * A report's blocks: KPIs side by side, charts, tables and text across. The first screen's blocks
- * render first and the rest right after, in a render React may interrupt (useDeferredValue's initial
- * value), so the tables and text below do not hold back the first KPIs and chart.
- */
+/** A report's blocks: KPIs side by side, charts, tables and text across. */
 export function ReportBlocks({
   blocks,
   params,
@@ -149,7 +131,6 @@ export function ReportBlocks({
   params: ParamValues;
   runner: BlockRunner;
 }) {
-  const rendered = useDeferredValue(blocks.length, firstPassBlocks(blocks));
   return (
     <Box
       sx={{
@@ -159,7 +140,7 @@ export function ReportBlocks({
         '& > .wide': { gridColumn: '1 / -1' },
       }}
     >
-      {blocks.slice(0, rendered).map((block) => (
+      {blocks.map((block) => (
         <Box key={block.id} className={block.kind === 'kpi' ? undefined : 'wide'} sx={{ minWidth: 0 }}>
           <Block block={block} params={params} runner={runner} />
         </Box>
@@ -201,7 +182,7 @@ export function ReportViewer({ reportKey }: { reportKey: string }) {
     if (!data) return undefined;
     return {
       useRun: (request, enabled) => useQuery({ ...runBlockQueryOptions(data.id, data.version, request), enabled }),
-      chartSource: (block, params) => reportChartSource(data, block.id, params, `${data.slug}-${block.id}`),
+      chartSource: (block, params) => reportChartSource(data.id, block.id, params, `${data.slug}-${block.id}`),
       download: (request) => exportBlock(data.id, request),
     };
   }, [report.data]);

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useColorScheme, useTheme } from '@mui/material/styles';
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { ApiError, errorText } from '../../../lib/api-error.js';
 import { CHART_LOOKS, fullChartSpec } from '@dataplatform/contract';
@@ -14,23 +14,21 @@ class ChartRefused extends Error {}
 /** How long a resize settles before the chart is drawn again at the new width. */
 const RESIZE_SETTLE_MS = 150;
 
-/**
- * The element's content width in whole pixels, followed as it resizes (after it settles). The first
- * width is read as the element is laid out, before the browser paints: a drawing already at hand (a
- * report's first charts, asked for before the app ran) shows in the same frame as its card.
- */
+/** The element's content width in whole pixels, followed as it resizes (after it settles). */
 function useContentWidth(element: RefObject<HTMLElement | null>): number | undefined {
   const [width, setWidth] = useState<number>();
-  useLayoutEffect(() => {
+  useEffect(() => {
     const target = element.current;
     if (!target) return;
-    const measure = () => setWidth(Math.round(target.clientWidth));
-    measure();
     let settle: ReturnType<typeof setTimeout> | undefined;
-    // A ResizeObserver reports once on observe (the width just read: no new render), then on each change.
+    let measured = false;
+    // A ResizeObserver reports once on observe (the first width, taken at once), then on each change.
     const observer = new ResizeObserver(() => {
+      const measure = () => setWidth(Math.round(target.clientWidth));
       clearTimeout(settle);
-      settle = setTimeout(measure, RESIZE_SETTLE_MS);
+      if (measured) settle = setTimeout(measure, RESIZE_SETTLE_MS);
+      else measure();
+      measured = true;
     });
     observer.observe(target);
     return () => {
@@ -95,8 +93,7 @@ export default function VegaChart({
   const inputValues = inputs?.values;
   const inputDescription = inputs?.description;
 
-  // A layout effect: a drawing the query cache holds already is in place before the browser paints.
-  useLayoutEffect(() => {
+  useEffect(() => {
     const target = element.current;
     if (!target || !width) return;
     const scheme = mode === 'dark' ? 'dark' : 'light';
