@@ -163,8 +163,9 @@ export default function ShareDialog({ open, onClose, report, values }: ShareDial
         value={panel}
         onChange={(_event, next: Panel) => setPanel(next)}
         aria-label="Ways to share"
-        variant="scrollable"
-        allowScrollButtonsMobile
+        // Scrolled with arrows on a phone, where the four tabs may not fit; laid out plainly where
+        // they do (a scrollable strip showed its arrows at 1280 px too).
+        {...(phone ? { variant: 'scrollable', allowScrollButtonsMobile: true } : {})}
         sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab value="people" label="Who sees it" id={tabId('people')} aria-controls={panelId('people')} />
