@@ -167,11 +167,9 @@ test('a card whose charges fail: the subscription is refused with the providerâ€
 test('a superuser adds, edits and deletes plans; one with subscribers can be deactivated instead', async ({
   page,
   request,
+  admin: _admin,
   createAccount,
-  signIn,
 }) => {
-  const admin = await createAccount({ isSuperuser: true });
-  await signIn(page, admin);
   await page.goto('/settings/plans');
   await page.getByRole('button', { name: 'Add Plan' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Plan' });

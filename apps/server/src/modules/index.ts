@@ -33,6 +33,7 @@ import { learnFeatures } from './learn/features.js';
 import { createLearnService } from './learn/learn.service.js';
 import { loadLessonFiles } from './learn/lesson-files.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/mail.transport.js';
+import type { MailingServiceDeps } from './mail/mail.service.js';
 import { createOutboxWorker } from './mail/outbox.worker.js';
 import { createSessionService } from './sessions/sessions.service.js';
 import { createSsoService } from './sso/sso.service.js';
@@ -154,7 +155,10 @@ export async function createServices(config: Config, deps: ServiceDeps) {
   // Superusers hold every permission; others those of their roles, looked up per request.
   const { hasPermission } = authz;
 
-  const sessions = createSessionService({ db, config, clock, audit, wakeMailer });
+  // What every service that queues mail is built on.
+  const mailing: MailingServiceDeps = { db, config, clock, audit, wakeMailer };
+
+  const sessions = createSessionService(mailing);
   const credentials = createCredentials({ clock, sessions });
   const billing = await createBilling(config, {
     db,
@@ -165,15 +169,11 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     metrics: deps.metrics,
     runSchedulesFor: (userId, now) => schedules.runDueFor(userId, now),
   });
-  const emailVerification = createEmailVerificationService({ db, config, clock, audit, wakeMailer });
+  const emailVerification = createEmailVerificationService(mailing);
   const users = createUsersService({
-    db,
-    config,
-    clock,
+    ...mailing,
     sessions,
-    wakeMailer,
     hasPermission,
-    audit,
     verification: emailVerification,
     revokeCredentials: credentials.revokeAll,
     beforeDelete: billing.subscriptions.closeAccount,
@@ -197,12 +197,8 @@ export async function createServices(config: Config, deps: ServiceDeps) {
     perAccount: config.rateLimits.twoFactorFailuresPerAccount,
   };
   const twoFactor = createTwoFactorService({
-    db,
-    config,
-    clock,
+    ...mailing,
     sessions,
-    audit,
-    wakeMailer,
     throttle: deps.redis
       ? createRedisLoginThrottle({ ...twoFactorRules, redis: deps.redis, namespace: 'two-factor-failures:' })
       : createMemoryLoginThrottle({ ...twoFactorRules, clock }),
@@ -250,7 +246,7 @@ export async function createServices(config: Config, deps: ServiceDeps) {
       await extracts.removeTenantFiles(tenantId);
     },
   });
-  const contact = createContactService({ db, config, clock, wakeMailer, audit });
+  const contact = createContactService(mailing);
   const housekeeping = createCredentialsHousekeeping({ db, clock, log });
   // Studio's query engine (issue 31): DuckDB for the demo and extracts, the tenant pools for `tenant`.
   const extractLoader = createExtractLoader({ studioDir: config.studio.dir });

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countStatuses, delay, report, timedRequest, type TimedAnswer } from './measure.js';
 import {
   createFaultDatabase,
   logLines,
-  report,
   serverUrl,
   startServerProcess,
   terminateBackends,
@@ -19,16 +19,9 @@ const OUTAGE_FROM_MS = 11_000;
 const OUTAGE_MS = 4_000;
 const REQUEST_TIMEOUT_MS = 20_000;
 
-interface Outcome {
+interface Outcome extends TimedAnswer {
   name: string;
-  startedAt: number;
-  endedAt: number;
-  status: number;
-  detail: unknown;
-  retryAfter: string | null;
 }
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('PostgreSQL connections die under a write load', () => {
   let database: Awaited<ReturnType<typeof createFaultDatabase>>;
@@ -52,33 +45,14 @@ describe('PostgreSQL connections die under a write load', () => {
     const readiness: { at: number; status: number }[] = [];
 
     async function write(name: string): Promise<void> {
-      const startedAt = Date.now();
-      try {
-        const response = await fetch(`${server.baseUrl}/api/v1/authorization/roles`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name, description: 'written under faults' }),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-        const text = await response.text();
-        let detail: unknown;
-        try {
-          detail = (JSON.parse(text) as { detail?: unknown }).detail;
-        } catch {
-          detail = undefined;
-        }
-        outcomes.push({
-          name,
-          startedAt,
-          endedAt: Date.now(),
-          status: response.status,
-          detail,
-          retryAfter: response.headers.get('retry-after'),
-        });
-      } catch (error) {
-        // A hang (timeout) or a dropped socket: recorded as status 0 and counted as a failure.
-        outcomes.push({ name, startedAt, endedAt: Date.now(), status: 0, detail: String(error), retryAfter: null });
-      }
+      // A hang (timeout) or a dropped socket is recorded as status 0 and counted as a failure.
+      const answer = await timedRequest(`${server.baseUrl}/api/v1/authorization/roles`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, description: 'written under faults' }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      outcomes.push({ name, ...answer });
     }
 
     async function worker(index: number): Promise<void> {
@@ -136,8 +110,6 @@ describe('PostgreSQL connections die under a write load', () => {
     const failuresWithoutDetail = failed.filter(
       (o) => o.status < 500 || typeof o.detail !== 'string' || o.detail === '',
     );
-    const statuses: Record<string, number> = {};
-    for (const o of outcomes) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
     // Recovery: from the end of each fault to the end of the first write started after it that succeeded.
     const recoveries = faults.map((fault) => {
       const first = acknowledged.filter((o) => o.startedAt >= fault.endsAt).sort((a, b) => a.endedAt - b.endedAt)[0];
@@ -147,7 +119,7 @@ describe('PostgreSQL connections die under a write load', () => {
 
     report('database-outage', {
       requests: outcomes.length,
-      statuses,
+      statuses: countStatuses(outcomes),
       acknowledged: acknowledged.length,
       stored: copies.size,
       lost: lost.length,

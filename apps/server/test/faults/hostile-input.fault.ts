@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMITS } from '../../src/lib/body-limits.js';
 import { rawRequest } from '../raw-http.js';
-import { createFaultDatabase, report, startServerProcess, type ServerProcess } from './server-process.js';
+import { countStatuses, report } from './measure.js';
+import { createFaultDatabase, startServerProcess, type ServerProcess } from './server-process.js';
 
 /** The slow-body case waits for this deadline; the server's default is 30 s. */
 const REQUEST_TIMEOUT_SECONDS = 3;
@@ -210,11 +211,9 @@ describe('hostile requests', () => {
       }
       return answers;
     });
-    const statuses: Record<string, number> = {};
-    for (const answer of result) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     report('deep-body-every-json-route', {
       routes: result.length,
-      statuses,
+      statuses: countStatuses(result),
       slowestMs: Math.max(...result.map((answer) => answer.ms)),
       ...serving,
       alive: server.exit === undefined,

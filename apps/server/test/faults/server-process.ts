@@ -165,8 +165,3 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 export function logLines(server: ServerProcess, pattern: RegExp): string[] {
   return server.lines.filter((line) => pattern.test(line));
 }
-
-/** Prints one figure line the way every fault case reports them. */
-export function report(name: string, figures: Record<string, unknown>): void {
-  process.stdout.write(`[faults] ${name}: ${JSON.stringify(figures)}\n`);
-}

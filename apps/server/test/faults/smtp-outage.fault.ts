@@ -5,7 +5,7 @@ import { outbox } from '../../src/db/schema/index.js';
 import { enqueueMail } from '../../src/modules/mail/outbox.repository.js';
 import { createTestContext, createUser, type TestContext } from '../harness.js';
 import { isRecoveryMailTo } from '../mail.js';
-import { report } from './server-process.js';
+import { report } from './measure.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countStatuses, delay, report, timedRequest, type TimedAnswer } from './measure.js';
 import {
   createFaultDatabase,
-  report,
   serverUrl,
   startServerProcess,
   terminateBackends,
@@ -13,8 +13,6 @@ const LOAD_MS = 9_000;
 const KILLS_AT_MS = [1_500, 2_500, 3_500];
 const GONE_FROM_MS = 4_500;
 const GONE_UNTIL_MS = 7_500;
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a tenant database goes away while its pool is in use', () => {
   let main: Awaited<ReturnType<typeof createFaultDatabase>>;
@@ -55,34 +53,14 @@ describe('a tenant database goes away while its pool is in use', () => {
     const [idA, idB] = tenantIds as [string, string];
 
     const started = Date.now();
-    const outcomes: {
-      tenant: 'A' | 'B';
-      startedAt: number;
-      endedAt: number;
-      status: number;
-      detail: unknown;
-      retryAfter: string | null;
-    }[] = [];
+    const outcomes: (TimedAnswer & { tenant: 'A' | 'B' })[] = [];
     async function loop(tenant: 'A' | 'B', id: string) {
       while (Date.now() - started < LOAD_MS) {
-        const startedAt = Date.now();
-        try {
-          const response = await fetch(`${server.baseUrl}/api/v1/tenants/current/tables?limit=100`, {
-            headers: { authorization: `Bearer ${token}`, 'x-tenant-id': id },
-            signal: AbortSignal.timeout(15_000),
-          });
-          const body = (await response.json()) as { detail?: unknown };
-          outcomes.push({
-            tenant,
-            startedAt,
-            endedAt: Date.now(),
-            status: response.status,
-            detail: body.detail,
-            retryAfter: response.headers.get('retry-after'),
-          });
-        } catch (error) {
-          outcomes.push({ tenant, startedAt, endedAt: Date.now(), status: 0, detail: String(error), retryAfter: null });
-        }
+        const answer = await timedRequest(`${server.baseUrl}/api/v1/tenants/current/tables?limit=100`, {
+          headers: { authorization: `Bearer ${token}`, 'x-tenant-id': id },
+          signal: AbortSignal.timeout(15_000),
+        });
+        outcomes.push({ tenant, ...answer });
       }
     }
     let backAt = 0;
@@ -110,17 +88,12 @@ describe('a tenant database goes away while its pool is in use', () => {
     const ofA = outcomes.filter((o) => o.tenant === 'A');
     const ofB = outcomes.filter((o) => o.tenant === 'B');
     const failedA = ofA.filter((o) => o.status !== 200);
-    const statuses = (list: typeof outcomes) => {
-      const counts: Record<string, number> = {};
-      for (const o of list) counts[o.status] = (counts[o.status] ?? 0) + 1;
-      return counts;
-    };
     const firstBack = ofA
       .filter((o) => o.startedAt >= backAt && o.status === 200)
       .sort((a, b) => a.endedAt - b.endedAt)[0];
     report('tenant-outage', {
-      tenantA: statuses(ofA),
-      tenantB: statuses(ofB),
+      tenantA: countStatuses(ofA),
+      tenantB: countStatuses(ofB),
       killed: kills,
       recoveryMs: firstBack ? firstBack.endedAt - backAt : null,
       slowestMs: Math.max(...outcomes.map((o) => o.endedAt - o.startedAt)),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, passwordRecoveryRequests } from '../../src/db/schema/index.js';
 import { createTestContext, createUser, loginRequest, type TestContext, type TestUser } from '../harness.js';
-import { report } from './server-process.js';
+import { report } from './measure.js';
 
 /**
  * Whether an address has an account must not show in the answer nor in its timing: login, password

@@ -8,26 +8,16 @@ import {
   type ContactSubmission,
 } from '@dataplatform/contract';
 import type { z } from 'zod';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
-import type { AuditService } from '../audit/audit.service.js';
 import type { Actor } from '../../lib/auth-context.js';
 import { mapPage, type Page } from '../../lib/pagination.js';
-import { contactNotificationMail, enqueueMail } from '../mail/mail.service.js';
+import { contactNotificationMail, enqueueMail, type MailingServiceDeps } from '../mail/mail.service.js';
 import { toContactSubmission } from './contact.mapper.js';
 import { findSubmissionById, insertSubmission, listSubmissions, updateSubmissionStatus } from './contact.repository.js';
 
 type ContactForm = z.output<typeof ContactCreateSchema>;
 
-export function createContactService(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  wakeMailer: () => void;
-  audit: AuditService;
-}) {
+export function createContactService(deps: MailingServiceDeps) {
   const { db, config, clock, wakeMailer, audit } = deps;
 
   return {

@@ -8,17 +8,17 @@ import {
   type EmailVerified,
 } from '@dataplatform/contract';
 import type { Config } from '../../config.js';
-import type { Database, DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { Actor, AuthContext, SessionUser } from '../../lib/auth-context.js';
-import { addMinutes, type Clock } from '../../lib/clock.js';
+import { addMinutes } from '../../lib/clock.js';
 import { generateToken, sha256 } from '../../lib/crypto.js';
 import { badRequest, conflict, isUniqueViolation } from '../../lib/errors.js';
-import type { AuditService } from '../audit/audit.service.js';
 import {
   emailChangedMail,
   emailChangeVerificationMail,
   emailVerificationMail,
   enqueueMail,
+  type MailingServiceDeps,
 } from '../mail/mail.service.js';
 import {
   consumeVerificationToken,
@@ -45,13 +45,7 @@ export function verificationLink(config: Config, token: string): string {
  * only when it is followed (the old address is then told). Links are single-use, stored as digests,
  * live 24 hours, and only an account's newest link works.
  */
-export function createEmailVerificationService(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  audit: AuditService;
-  wakeMailer: () => void;
-}) {
+export function createEmailVerificationService(deps: MailingServiceDeps) {
   const { db, config, clock, audit, wakeMailer } = deps;
 
   /** A new token, its digest and expiry, and the link carrying it: nothing stored yet. */

@@ -8,17 +8,15 @@ import {
   type AccountSession,
   type AccountSessions,
 } from '@dataplatform/contract';
-import type { Config } from '../../config.js';
-import type { Database, DbOrTx } from '../../db/client.js';
-import { addMinutes, type Clock } from '../../lib/clock.js';
+import type { DbOrTx } from '../../db/client.js';
+import { addMinutes } from '../../lib/clock.js';
 import type { Actor, AuthContext } from '../../lib/auth-context.js';
 import { sha256 } from '../../lib/crypto.js';
 import { notFound, unauthorized } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
 import { describeUserAgent } from '../../lib/user-agent.js';
 import { isUuid } from '../../lib/uuid.js';
-import type { AuditService } from '../audit/audit.service.js';
-import { enqueueMail, newSignInMail } from '../mail/mail.service.js';
+import { enqueueMail, newSignInMail, type MailingServiceDeps } from '../mail/mail.service.js';
 import { findUserById } from '../users/users.service.js';
 import {
   listLiveSessions,
@@ -73,13 +71,7 @@ export interface SessionMeta {
  * Sessions are rows; the bearer token is an HS256 JWT naming one. Revoking the row kills the token
  * on its next request, whatever its `exp` says.
  */
-export function createSessionService(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  audit: AuditService;
-  wakeMailer: () => void;
-}) {
+export function createSessionService(deps: MailingServiceDeps) {
   const { db, config, clock, audit, wakeMailer } = deps;
   // fast-jwt signs and verifies HS256 with node:crypto's HMAC on the calling thread: a few
   // microseconds, where a WebCrypto job would wait for a libuv pool thread behind the argon2 hashes.

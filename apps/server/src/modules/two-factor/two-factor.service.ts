@@ -14,16 +14,14 @@ import {
 } from '@dataplatform/contract';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { generateSecret, generateURI, verify } from 'otplib';
-import type { Config } from '../../config.js';
-import type { Database, DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { Actor, AuthContext, SessionUser } from '../../lib/auth-context.js';
-import { addMinutes, type Clock } from '../../lib/clock.js';
+import { addMinutes } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors.js';
 import { deriveKey } from '../../lib/keys.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { isUuid } from '../../lib/uuid.js';
-import type { AuditService } from '../audit/audit.service.js';
-import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail } from '../mail/mail.service.js';
+import { enqueueMail, PRODUCT_NAME, twoFactorChangedMail, type MailingServiceDeps } from '../mail/mail.service.js';
 import { findUserById, passwordMatches, type UserRow } from '../users/users.service.js';
 import type { LoginThrottle } from '../auth/auth.service.js';
 import type { SessionMeta, SessionService } from '../sessions/sessions.service.js';
@@ -69,16 +67,13 @@ function signingInActor(user: SessionUser, ip: string | null): Actor {
  * at rest; recovery codes are stored as keyed digests; the password step hands out a short-lived
  * challenge token signed with a key of its own, so it can never pass as a session.
  */
-export function createTwoFactorService(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  sessions: SessionService;
-  audit: AuditService;
-  wakeMailer: () => void;
-  /** Failed codes per account, like failed passwords but counted apart (decision 026). */
-  throttle: LoginThrottle;
-}) {
+export function createTwoFactorService(
+  deps: MailingServiceDeps & {
+    sessions: SessionService;
+    /** Failed codes per account, like failed passwords but counted apart (decision 026). */
+    throttle: LoginThrottle;
+  },
+) {
   const { db, config, clock, sessions, audit, wakeMailer, throttle } = deps;
   const secrets = createSecretBox(deriveKey(config.secretKey, 'totp-secret'));
   const recoveryKey = deriveKey(config.secretKey, 'recovery-codes');

@@ -14,17 +14,19 @@ import {
   type UserListQuery,
   type UserUpdateMe,
 } from '@dataplatform/contract';
-import type { Config } from '../../config.js';
-import type { Database, DbOrTx } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
+import type { DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { mapPage } from '../../lib/pagination.js';
 import { assertUncommonPassword } from '../../lib/common-passwords.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import type { AuditService } from '../audit/audit.service.js';
 import type { Actor, AuthContext, HasPermission } from '../../lib/auth-context.js';
 import type { SessionService } from '../sessions/sessions.service.js';
-import { enqueueMail, signupWithExistingAccountMail, welcomeMail } from '../mail/mail.service.js';
+import {
+  enqueueMail,
+  signupWithExistingAccountMail,
+  welcomeMail,
+  type MailingServiceDeps,
+} from '../mail/mail.service.js';
 import {
   insertUserWithVerificationLink,
   type EmailVerificationService,
@@ -62,24 +64,21 @@ export async function passwordMatches(db: DbOrTx, userId: string, password: stri
   return hash !== undefined && (await verifyPassword(hash, password));
 }
 
-export function createUsersService(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  sessions: SessionService;
-  wakeMailer: () => void;
-  hasPermission: HasPermission;
-  audit: AuditService;
-  /** Links that verify addresses: sign-up mails one, and a new address waits for its own (decision 029). */
-  verification: Pick<EmailVerificationService, 'newLink' | 'requestChange' | 'addressReplaced'>;
-  /**
-   * Auth's part of a password change, in the same transaction: revokes the user's sessions (all, or
-   * all but `keepSessionId`) and outstanding reset links.
-   */
-  revokeCredentials: (tx: DbOrTx, userId: string, keepSessionId?: string) => Promise<void>;
-  /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
-  beforeDelete?: (userId: string) => Promise<void>;
-}) {
+export function createUsersService(
+  deps: MailingServiceDeps & {
+    sessions: SessionService;
+    hasPermission: HasPermission;
+    /** Links that verify addresses: sign-up mails one, and a new address waits for its own (decision 029). */
+    verification: Pick<EmailVerificationService, 'newLink' | 'requestChange' | 'addressReplaced'>;
+    /**
+     * Auth's part of a password change, in the same transaction: revokes the user's sessions (all, or
+     * all but `keepSessionId`) and outstanding reset links.
+     */
+    revokeCredentials: (tx: DbOrTx, userId: string, keepSessionId?: string) => Promise<void>;
+    /** Runs before an account is deleted (billing ends the subscription and detaches the cards). */
+    beforeDelete?: (userId: string) => Promise<void>;
+  },
+) {
   const {
     db,
     config,

@@ -15,6 +15,7 @@ import { ApiError } from '../../../lib/api-error.js';
 import { myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 import { prefetchForSignedIn } from '../../../lib/query-client.js';
 import { readEvents } from '../agent/event-stream.js';
+import { blockRunBehaviour } from './reports.js';
 import { sourcesQueryOptions } from './sources.js';
 
 /** Conversations a page of the list shows. */
@@ -110,11 +111,7 @@ export function runAnswerQueryOptions(conversationId: string, messageId: string,
         json: request,
         signal,
       }),
-    placeholderData: keepPreviousData,
-    meta: { errorToast: false },
-    retry: (failures, error) => error instanceof ApiError && error.status === 429 && failures < 8,
-    retryDelay: (failures) => Math.min(4_000, 250 * 2 ** failures),
-    staleTime: 60_000,
+    ...blockRunBehaviour,
   });
 }
 

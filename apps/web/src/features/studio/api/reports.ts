@@ -55,6 +55,23 @@ export function reportQueryOptions(key: string) {
 }
 
 /**
+ * How a block's run is fetched wherever a block is drawn (a signed-in report, a share link or embed,
+ * an agent's answer): the same engine answers them all. Only its 429 is asked again: never what a
+ * link or the server itself refused.
+ */
+export const blockRunBehaviour = {
+  // Paging and sorting keep the rows in view until the next ones arrive.
+  placeholderData: keepPreviousData,
+  // Each block says what went wrong in its own frame.
+  meta: { errorToast: false },
+  // A report's blocks start together; past the tenant's share of the engine the server answers 429
+  // at once rather than queueing (decision 044), so a block waits its turn and asks again.
+  retry: (failures: number, error: Error) => error instanceof ApiError && error.status === 429 && failures < 8,
+  retryDelay: (failures: number) => Math.min(4_000, 250 * 2 ** failures),
+  staleTime: 60_000,
+} as const;
+
+/**
  * `POST /studio/reports/{id}/run` for one block. Keyed by the report's version, so a saved change
  * is never answered from an older version's rows; a block whose answer is still coming is cancelled
  * when its view goes (the server stops the query, decision 044).
@@ -69,15 +86,7 @@ export function runBlockQueryOptions(reportId: string, version: number, request:
         json: request,
         signal,
       }),
-    // Paging and sorting keep the rows in view until the next ones arrive.
-    placeholderData: keepPreviousData,
-    // Each block says what went wrong in its own frame.
-    meta: { errorToast: false },
-    // A report's blocks start together; past the tenant's share of the engine the server answers 429
-    // at once rather than queueing (decision 044), so a block waits its turn and asks again.
-    retry: (failures, error) => error instanceof ApiError && error.status === 429 && failures < 8,
-    retryDelay: (failures) => Math.min(4_000, 250 * 2 ** failures),
-    staleTime: 60_000,
+    ...blockRunBehaviour,
   });
 }
 

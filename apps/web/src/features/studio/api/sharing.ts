@@ -12,10 +12,9 @@ import type {
   ReportVisibility,
   SharedReport,
 } from '@dataplatform/contract';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiDownload, apiRequest } from '../../../lib/api-client.js';
-import { chartQuery, type ChartSource } from './reports.js';
-import { ApiError } from '../../../lib/api-error.js';
+import { blockRunBehaviour, chartQuery, type ChartSource } from './reports.js';
 import { getQueryClient } from '../../../lib/query-client.js';
 
 const reportPath = (reportId: string) => `/studio/reports/${encodeURIComponent(reportId)}`;
@@ -95,18 +94,6 @@ export function rotateEmbedSecret(): Promise<EmbedSecret> {
 }
 
 /**
- * A run of the shared or embedded viewer: as a signed-in report's (runBlockQueryOptions), paged and
- * sorted, waiting its turn on a 429; but never a retry of what the link itself refused.
- */
-const viewerRun = {
-  placeholderData: keepPreviousData,
-  meta: { errorToast: false },
-  retry: (failures: number, error: Error) => error instanceof ApiError && error.status === 429 && failures < 8,
-  retryDelay: (failures: number) => Math.min(4_000, 250 * 2 ** failures),
-  staleTime: 60_000,
-} as const;
-
-/**
  * The report's first runs (each block's first page at the values shown) kept as the answers to the
  * viewer's own run requests: a viewer at those values asks for none of them again.
  */
@@ -141,7 +128,7 @@ export function sharedRunQueryOptions(token: string, request: ReportRun) {
         anonymous: true,
         signal,
       }),
-    ...viewerRun,
+    ...blockRunBehaviour,
   });
 }
 
@@ -174,7 +161,7 @@ export function embeddedRunQueryOptions(reportId: string, token: string, request
         anonymous: true,
         signal,
       }),
-    ...viewerRun,
+    ...blockRunBehaviour,
   });
 }
 
