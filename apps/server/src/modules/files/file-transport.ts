@@ -7,6 +7,13 @@ import type { StoredFile } from './files.service.js';
  * The HTTP side of a download, in the route layer: content type, Content-Disposition, ETag and
  * Last-Modified, one `Range` (with `If-Range`), and the stream. The service decides who may have
  * which file; this decides how its bytes travel.
+ *
+ * Ours rather than @fastify/send's, for a reason: send opens a file by its path when it answers,
+ * where a download streams the handle the service opened after its checks, once the download is
+ * recorded (a file replaced or deleted in between is not what gets sent). What send would add is
+ * its Range grammar, of which downloads take the one-range subset below (several ranges are
+ * answered whole), and the content-disposition package leaves `filename*` out for an ASCII name,
+ * which these answers always carry.
  */
 
 /** Read size per chunk: large enough for throughput, small enough that memory stays flat per download. */

@@ -9,6 +9,15 @@ export interface ScheduleWhen {
   dayOfMonth: number | null;
 }
 
+/** A schedule's times out of anything that holds them (a stored schedule, a new one). */
+export const when = (schedule: ScheduleWhen): ScheduleWhen => ({
+  frequency: schedule.frequency,
+  time: schedule.time,
+  timeZone: schedule.timeZone,
+  weekday: schedule.weekday,
+  dayOfMonth: schedule.dayOfMonth,
+});
+
 /**
  * The first instant strictly after `after` at which the schedule is due, computed in its zone by
  * Luxon so that daylight-saving changes keep the local time (a time skipped by a spring-forward
