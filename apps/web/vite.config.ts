@@ -1,9 +1,10 @@
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
 import { commonPasswordsPlugin } from './build/common-passwords-plugin.js';
+import { showcaseReportsPlugin } from './build/showcase-reports-plugin.js';
 
 export default defineConfig({
-  plugins: [reactRouter(), commonPasswordsPlugin()],
+  plugins: [reactRouter(), commonPasswordsPlugin(), showcaseReportsPlugin()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   define: {
     // The public address of the site, for the canonical links of the prerendered pages.

@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { commonPasswordsPlugin } from './build/common-passwords-plugin.js';
+import { showcaseReportsPlugin } from './build/showcase-reports-plugin.js';
 
 export default defineConfig({
-  plugins: [react(), commonPasswordsPlugin()],
+  plugins: [react(), commonPasswordsPlugin(), showcaseReportsPlugin()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   test: {
     environment: 'jsdom',

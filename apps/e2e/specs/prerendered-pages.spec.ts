@@ -466,10 +466,14 @@ test.describe('signed-in tabs', () => {
     const markup = (await response?.text()) ?? '';
     expect(markup).toContain('<title>Negotiated rates by payer | Data Platform</title>');
     expect(markup).not.toContain(account.email);
-    // Before the app: the site's top bar, the report's heading and description (known for a built-in
-    // report) and its loading line, the footer out of view (the report grows from there and moves
-    // nothing the visitor sees). Copy link waits for the app: a press now would be lost.
-    await expect(page.getByRole('status')).toHaveText('Loading the report...');
+    // Before the app: the site's top bar, the report's heading and description, its parameters and
+    // its blocks down to the first chart, each loading (known for a built-in report), the footer out
+    // of view (the report grows from there and moves nothing the visitor sees). Copy link waits for
+    // the app: a press now would be lost.
+    await expect(page.getByRole('region', { name: 'Median negotiated rate' }).getByRole('status')).toHaveText(
+      'Running the query...',
+    );
+    await expect(page.getByRole('region', { name: 'Median rate by payer' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Data Platform home' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Negotiated rates by payer', level: 1 })).toBeVisible();
     await expect(page.getByText(/^In-network rates the payers negotiated/)).toBeVisible();
@@ -482,6 +486,31 @@ test.describe('signed-in tabs', () => {
     await expect(page.getByRole('contentinfo')).not.toBeInViewport();
     // The parameters come from the URL, as on any report.
     await expect(page.getByRole('combobox', { name: 'Billing code' })).toHaveValue('99214');
+    expect(errors).toEqual([]);
+  });
+
+  test('a showcase report shows the server’s drawing of its first chart before the app runs', async ({
+    page,
+    createAccount,
+    signIn,
+  }) => {
+    await signIn(page, await createAccount());
+    const errors = recordConsoleErrors(page);
+    const releaseApp = await holdApp(page);
+    await page.goto('/payer');
+    // The page's first script asked for the drawing as the chart's box arrived (decision 064).
+    const chart = page.getByRole('region', { name: 'Median rate by payer' });
+    await expect(chart.getByRole('img').locator('svg')).toBeVisible({ timeout: 60_000 });
+    await expect(chart.getByText('Drawing the chart...')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Copy link' })).toBeDisabled();
+    const before = await chart.getByRole('img').boundingBox();
+    releaseApp();
+
+    await expect(page.getByRole('button', { name: 'Copy link' })).toBeEnabled();
+    await expect(chart.getByRole('button', { name: 'View as table' })).toBeEnabled({ timeout: 60_000 });
+    await expect(chart.getByRole('img').locator('svg')).toBeVisible();
+    // The viewer took over where the frame was: the chart did not move.
+    expect(await chart.getByRole('img').boundingBox()).toEqual(before);
     expect(errors).toEqual([]);
   });
 

@@ -88,6 +88,10 @@ test('a chart is the server’s drawing, with no Vega on the page, then goes liv
   const [drawnWidth] = await size();
   expect(Number(drawnWidth)).toBeGreaterThan(100);
 
+  // Pointed at once the viewer has the page (its frame may show the drawing before the app runs).
+  await expect(
+    page.getByRole('region', { name: 'Median rate by payer' }).getByRole('button', { name: 'View as table' }),
+  ).toBeEnabled({ timeout: 60_000 });
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
   await expect(chart.locator('[role="graphics-document"] svg.marks')).toBeVisible({ timeout: 30_000 });
@@ -114,6 +118,8 @@ test('a chart downloads as the server draws it, PNG or SVG, from its menu by key
   const chart = page.getByRole('region', { name: 'Median rate by payer' });
   await expect(chart.locator('[role="img"] svg.marks')).toBeVisible({ timeout: 60_000 });
   const menuButton = chart.getByRole('button', { name: 'Download', exact: true });
+  // The page's frame may show the drawing before the app runs; the menu is the viewer's.
+  await expect(menuButton).toBeEnabled({ timeout: 60_000 });
   for (const [item, name, magic] of [
     ['Download PNG', 'payer-median_by_payer.png', '\u0089PNG'],
     ['Download SVG', 'payer-median_by_payer.svg', '<svg'],

@@ -15,6 +15,7 @@ import prePaint from './app/pre-paint.js?raw';
 import { AppThemeProvider } from './app/theme.js';
 import { PAGE_REDIRECTS, pageRunsApp, PRERENDERED_PATHS } from './config/route-table.js';
 import { registerNavigator } from './lib/navigation.js';
+import { STORAGE_KEYS } from './lib/session.js';
 import { pageMetaFor } from './lib/page-meta.js';
 import { getToasts, subscribeToasts } from './lib/toast-store.js';
 
@@ -29,7 +30,9 @@ function inline(script: string): string {
     .join('\n');
 }
 
-const PRE_PAINT = inline(prePaint).replace('PAGE_REDIRECTS', JSON.stringify(PAGE_REDIRECTS));
+const PRE_PAINT = inline(prePaint)
+  .replace('PAGE_REDIRECTS', JSON.stringify(PAGE_REDIRECTS))
+  .replaceAll('STORAGE_KEYS', JSON.stringify(STORAGE_KEYS));
 const PLATFORM_UI = inline(platformUi);
 
 const Toaster = lazy(() => import('./components/toaster.js').then((m) => ({ default: m.Toaster })));

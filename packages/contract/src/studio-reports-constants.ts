@@ -32,26 +32,29 @@ export const REPORT_KPI_FORMATS = ['number', 'integer', 'currency', 'percent'] a
 export const BUILT_IN_REPORT_SLUGS = ['payer', 'hospital-prices', 'cms-fs'] as const;
 
 /**
- * The title, description and source of each built-in report, word for word as its definition has them
- * (apps/server/src/modules/studio/built-in-reports.ts, which refuses to load if they differ): the
- * showcase pages draw them in their frame, before the report arrives.
+ * The id of each built-in report, and its title, description and source word for word as its
+ * definition has them (apps/server/src/modules/studio/built-in-reports.ts, which refuses to load if
+ * they differ): the showcase pages draw them in their frame, before the report arrives.
  */
 export const BUILT_IN_REPORT_HEADERS: Readonly<
-  Record<(typeof BUILT_IN_REPORT_SLUGS)[number], { title: string; description: string; source: 'demo' }>
+  Record<(typeof BUILT_IN_REPORT_SLUGS)[number], { id: string; title: string; description: string; source: 'demo' }>
 > = {
   payer: {
+    id: '5d0d1e00-0000-4000-8000-000000000001',
     title: 'Negotiated rates by payer',
     source: 'demo',
     description:
       "In-network rates the payers negotiated for one billing code: the typical rate, how widely each payer's rates spread, and the rates furthest from their payer's median.",
   },
   'hospital-prices': {
+    id: '5d0d1e00-0000-4000-8000-000000000002',
     title: 'Hospital prices',
     source: 'demo',
     description:
       'What each hospital lists for one service: its gross charge, its discounted cash price, and the rates payers negotiated with it.',
   },
   'cms-fs': {
+    id: '5d0d1e00-0000-4000-8000-000000000003',
     title: 'Physician fee schedule by locality',
     source: 'demo',
     description:

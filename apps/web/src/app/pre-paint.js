@@ -90,4 +90,56 @@
     }
   }
   requestAnimationFrame(showCurrentTab);
+  // A showcase report's frame (decision 064): each chart box it holds names the server's drawing of it
+  // at the default parameters (`data-early-drawing`, without theme and width). Asked for as soon as
+  // the box is parsed, with the session's token, and put in the box when it arrives, so the chart is
+  // on screen before the app has run; the app takes the same answer (features/studio/chart/
+  // early-drawings.ts) instead of asking again. Not with parameters in the address: the frame's
+  // boxes are for the defaults. The SVG is the server's, checked safe to inline there. root.tsx
+  // writes in the session's storage keys (lib/session.ts).
+  var drawings = (window.earlyChartDrawings = {});
+  function askForDrawing(box, address, token) {
+    var theme = html.classList.contains('dark') ? 'dark' : 'light';
+    var entry = { theme: theme, width: Math.round(box.clientWidth) };
+    entry.svg = fetch(address + '&theme=' + theme + '&width=' + entry.width, {
+      headers: {
+        Accept: 'image/svg+xml',
+        Authorization: 'Bearer ' + token,
+        // eslint-disable-next-line no-undef
+        'X-Tenant-ID': localStorage.getItem(STORAGE_KEYS.selectedTenantId) || '',
+      },
+    })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .catch(function () {
+        return null;
+      })
+      .then(function (svg) {
+        entry.text = svg;
+        if (svg && box.isConnected && !box.firstChild) {
+          box.innerHTML = svg;
+          if (box.firstElementChild) box.firstElementChild.setAttribute('aria-hidden', 'true');
+        }
+        return svg;
+      });
+    drawings[address] = entry;
+  }
+  function askForDrawings() {
+    var token = null;
+    try {
+      // eslint-disable-next-line no-undef
+      token = localStorage.getItem(STORAGE_KEYS.accessToken);
+    } catch {
+      // Storage can be blocked: the app asks for the drawings itself.
+    }
+    if (!token || location.search) return;
+    var boxes = document.querySelectorAll('[data-early-drawing]');
+    for (var index = 0; index < boxes.length; index++) {
+      var address = boxes[index].getAttribute('data-early-drawing');
+      if (!drawings[address]) askForDrawing(boxes[index], address, token);
+    }
+    if (document.readyState === 'loading') requestAnimationFrame(askForDrawings);
+  }
+  requestAnimationFrame(askForDrawings);
 })();

@@ -24,7 +24,7 @@ export interface BuiltInReport {
 /** When the built-in texts last changed: their one version's time. */
 export const BUILT_IN_REPORTS_UPDATED_AT = new Date('2026-11-26T00:00:00Z');
 
-function builtIn(id: string, slug: keyof typeof BUILT_IN_REPORT_HEADERS): BuiltInReport {
+function builtIn(slug: keyof typeof BUILT_IN_REPORT_HEADERS): BuiltInReport {
   const text = readFileSync(new URL(`${slug}.yaml`, BUILT_IN_REPORTS_DIR), 'utf8');
   // Frozen like every shared definition (parsed-definitions.ts).
   const parsed = parseDefinition(text);
@@ -36,12 +36,12 @@ function builtIn(id: string, slug: keyof typeof BUILT_IN_REPORT_HEADERS): BuiltI
   if (title !== header.title || description !== header.description || source !== header.source) {
     throw new Error(`built-in report ${slug}: its title, description or source differs from BUILT_IN_REPORT_HEADERS`);
   }
-  return { id, slug, text, definition: parsed.definition };
+  return { id: header.id, slug, text, definition: parsed.definition };
 }
 
 /** In the order lists show them: first, before any tenant's own. */
 export const BUILT_IN_REPORTS: readonly BuiltInReport[] = [
-  builtIn('5d0d1e00-0000-4000-8000-000000000001', 'payer'),
-  builtIn('5d0d1e00-0000-4000-8000-000000000002', 'hospital-prices'),
-  builtIn('5d0d1e00-0000-4000-8000-000000000003', 'cms-fs'),
+  builtIn('payer'),
+  builtIn('hospital-prices'),
+  builtIn('cms-fs'),
 ];

@@ -2,7 +2,8 @@ import Container from '@mui/material/Container';
 import type { ReactNode } from 'react';
 import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { useLocation } from 'react-router';
-import { ReportPending } from './components/report-header.js';
+import { ReportPending } from './components/report-viewer.js';
+import { QueryProvider } from '../../lib/query-client.js';
 import { showcaseSlug } from './report-view.js';
 
 /**
@@ -19,13 +20,15 @@ export function ShowcaseContainer({ children }: { children: ReactNode }) {
 
 /**
  * A showcase report's frame, rendered at build time and shown until its guard has run: the same
- * pending state the viewer shows next (the report's heading and a loading line), so nothing moves
- * when it takes over.
+ * pending state the viewer shows next (the report's heading, parameters and first blocks, loading),
+ * so nothing moves when it takes over.
  */
 export function ShowcaseFrame() {
   return (
-    <ShowcaseContainer>
-      <ReportPending reportKey={showcaseSlug(useLocation().pathname)} />
-    </ShowcaseContainer>
+    <QueryProvider>
+      <ShowcaseContainer>
+        <ReportPending reportKey={showcaseSlug(useLocation().pathname)} />
+      </ShowcaseContainer>
+    </QueryProvider>
   );
 }

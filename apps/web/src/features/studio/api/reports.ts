@@ -10,7 +10,8 @@ import {
   type Reports,
 } from '@dataplatform/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiDownload, apiRequest, type DownloadedFile } from '../../../lib/api-client.js';
+import { API_BASE, apiDownload, apiRequest, type DownloadedFile } from '../../../lib/api-client.js';
+import { earlyDrawing } from '../chart/early-drawings.js';
 import { ApiError } from '../../../lib/api-error.js';
 
 export interface ReportListParams {
@@ -120,16 +121,26 @@ export interface ChartSource {
   key: string;
   /** The file name a download takes, without its extension. */
   name: string;
+  /**
+   * Where the page's first script may have asked for the drawing already (`data-early-drawing`: its
+   * address at these parameters, without theme and width; chart/early-drawings.ts).
+   */
+  early?: string;
   /** The server's SVG (checked safe to inline there), `width` pixels wide. */
   svg: (theme: ChartTheme, width: number, signal?: AbortSignal) => Promise<string>;
-  /** The drawing as a file to download. */
-  file: (format: ChartFormat, theme: ChartTheme, width: number) => Promise<DownloadedFile>;
+  /** The drawing as a file to download; absent where it can't be yet (a report's pending screen). */
+  file?: (format: ChartFormat, theme: ChartTheme, width: number) => Promise<DownloadedFile>;
+}
+
+/** Each parameter as `param.<name>`: what a chart drawn by GET is drawn at. */
+function chartParamQuery(params: Record<string, string>): URLSearchParams {
+  return new URLSearchParams(Object.entries(params).map(([name, value]) => [`${CHART_PARAM_PREFIX}${name}`, value]));
 }
 
 /** `theme`, `width` and each parameter as `param.<name>`: the query of a chart drawn by GET. */
 export function chartQuery(params: Record<string, string>, theme: ChartTheme, width: number): URLSearchParams {
   const query = new URLSearchParams({ theme, width: String(width) });
-  for (const [name, value] of Object.entries(params)) query.set(`${CHART_PARAM_PREFIX}${name}`, value);
+  for (const [name, value] of chartParamQuery(params)) query.set(name, value);
   return query;
 }
 
@@ -140,12 +151,21 @@ export function reportChartSource(
   params: Record<string, string>,
   name: string,
 ): ChartSource {
+  const drawing = `/studio/reports/${encodeURIComponent(reportId)}/charts/${encodeURIComponent(block)}`;
   const path = (format: ChartFormat, theme: ChartTheme, width: number) =>
-    `/studio/reports/${encodeURIComponent(reportId)}/charts/${encodeURIComponent(block)}.${format}?${chartQuery(params, theme, width)}`;
+    `${drawing}.${format}?${chartQuery(params, theme, width)}`;
+  const early = `${API_BASE}${drawing}.svg?${chartParamQuery(params)}`;
   return {
     key: JSON.stringify(['report', reportId, block, params]),
     name,
-    svg: (theme, width, signal) => apiRequest<string>({ path: path('svg', theme, width), signal }),
+    early,
+    svg: (theme, width, signal) => {
+      const asked = earlyDrawing(early);
+      const fetched = () => apiRequest<string>({ path: path('svg', theme, width), signal });
+      // The first script's drawing when it is the one needed; else (or if it failed) asked for now.
+      if (asked?.theme !== theme || asked.width !== width) return fetched();
+      return asked.svg.then((svg) => svg ?? fetched());
+    },
     file: (format, theme, width) =>
       apiDownload(path(format, theme, width)).then(({ blob }) => ({ blob, filename: `${name}.${format}` })),
   };

@@ -21,18 +21,19 @@ function ChartDownload({ source, blockId, width }: { source: ChartSource; blockI
   const { mode: chosen, systemMode } = useColorScheme();
   const mode = (chosen === 'system' ? systemMode : (chosen ?? theme.palette.mode)) === 'dark' ? 'dark' : 'light';
   const menuId = `chart-download-${blockId}`;
+  const file = source.file;
   const download = (format: ChartFormat) => {
     closePopupMenu(menuId);
+    if (!file) return;
     setBusy(true);
-    source
-      .file(format, mode, width())
+    file(format, mode, width())
       .then(({ blob, filename }) => saveFile(blob, filename))
       .catch((error: unknown) => showToast(`The download failed: ${errorText(error)}`, 'error'))
       .finally(() => setBusy(false));
   };
   return (
     <>
-      <Button size="small" disabled={busy} {...popupMenuButtonProps(menuId)}>
+      <Button size="small" disabled={busy || !file} {...popupMenuButtonProps(menuId)}>
         Download
       </Button>
       <PopupMenu id={menuId}>
@@ -96,11 +97,10 @@ export function ChartBlock({
               width={() => Math.round(frame.current?.clientWidth ?? 0) || 640}
             />
           ) : null}
-          {result ? (
-            <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable}>
-              {asTable ? 'View as chart' : 'View as table'}
-            </Button>
-          ) : null}
+          {/* There while the rows are on their way (a server drawing shows first), so nothing moves when they come. */}
+          <Button size="small" onClick={() => setAsTable((shown) => !shown)} aria-pressed={asTable} disabled={!result}>
+            {asTable ? 'View as chart' : 'View as table'}
+          </Button>
         </Box>
       }
     >
@@ -112,7 +112,7 @@ export function ChartBlock({
             spec={spec}
             values={values}
             description={`${title}. Use View as table to read its numbers.`}
-            {...(source ? { picture } : {})}
+            {...(source ? { picture, early: source.early } : {})}
           />
         </Box>
       )}

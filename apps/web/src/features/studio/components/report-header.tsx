@@ -1,4 +1,3 @@
-import { BUILT_IN_REPORT_HEADERS } from '@dataplatform/contract';
 import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +6,6 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { showToast } from '../../../lib/toast-store.js';
 import { useInBrowser } from '../../../lib/use-signed-in.js';
-import { LoadingLine } from '../../../components/loading-line.js';
 
 /** A report's heading: its title with the page's actions, its description, and what it reads. */
 export function ReportHeader({
@@ -53,35 +51,6 @@ export function ReportHeader({
         <Chip size="small" label={`Source: ${source}`} />
         <Chip size="small" variant="outlined" label={version === null ? 'Built-in' : `Version ${version}`} />
       </Box>
-    </Box>
-  );
-}
-
-function ReportLoading() {
-  return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>;
-}
-
-/**
- * A report before its definition arrives (`children`: the loading line, or the failure that came
- * instead). A built-in report's heading is known ahead (the contract's BUILT_IN_REPORT_HEADERS), so
- * it shows at once, as the showcase pages' prerendered frame has it: the report's largest text is on
- * screen with the first paint and stays where it is, whatever comes below it.
- */
-export function ReportPending({
-  reportKey,
-  children = <ReportLoading />,
-}: {
-  reportKey: string;
-  children?: ReactNode;
-}) {
-  const known = Object.hasOwn(BUILT_IN_REPORT_HEADERS, reportKey)
-    ? BUILT_IN_REPORT_HEADERS[reportKey as keyof typeof BUILT_IN_REPORT_HEADERS]
-    : undefined;
-  if (!known) return children;
-  return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      <ReportHeader title={known.title} description={known.description} source={known.source} version={null} />
-      {children}
     </Box>
   );
 }

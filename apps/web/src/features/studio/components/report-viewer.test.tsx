@@ -1,4 +1,4 @@
-import type { ReportPublic, ReportRunResult } from '@dataplatform/contract';
+import { BUILT_IN_REPORT_HEADERS, type ReportPublic, type ReportRunResult } from '@dataplatform/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
@@ -119,6 +119,59 @@ const QUERIED_CODE: ReportPublic['params'][number] = {
 };
 
 describe('ReportViewer (STUDIO-VIEW)', () => {
+  it("lays out a built-in report's parameters and first blocks, and the page's early chart drawing, before the report arrives", async () => {
+    const payer = BUILT_IN_REPORT_HEADERS.payer.id;
+    const drawing =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="640" height="120"/></svg>';
+    const address = `/api/v1/studio/reports/${payer}/charts/median_by_payer.svg?param.code=99213&param.state=`;
+    // As app/pre-paint.js leaves it: the drawing it asked for while the HTML arrived.
+    window.earlyChartDrawings = {
+      [address]: { theme: 'light', width: 640, svg: Promise.resolve(drawing), text: drawing },
+    };
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    let answerReport: () => void = () => undefined;
+    const reportAnswered = new Promise<void>((resolve) => (answerReport = resolve));
+    serveApi(async (url) => {
+      if (url === '/api/v1/studio/reports/payer') {
+        await reportAnswered;
+        return Response.json({ detail: 'Not Found' }, { status: 404 });
+      }
+      if (url === `/api/v1/studio/reports/${payer}/params/code/options`)
+        return Response.json({ data: ['99213'], count: 1 });
+      return Response.json({ detail: 'Not Found' }, { status: 404 });
+    });
+    renderWithFreshClient(
+      <MemoryRouter initialEntries={['/payer']}>
+        <ReportViewer reportKey="payer" />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Negotiated rates by payer' })).toBeVisible();
+    expect(screen.getByRole('combobox', { name: 'Billing code' })).toHaveValue('99213');
+    expect(screen.getByRole('textbox', { name: 'State (two letters, blank for all)' })).toHaveValue('');
+    for (const name of ['Median negotiated rate', 'Rates on file', 'Payers']) {
+      expect(within(screen.getByRole('region', { name })).getByRole('status')).toHaveTextContent(
+        'Running the query...',
+      );
+    }
+    const chart = screen.getByRole('region', { name: 'Median rate by payer' });
+    const picture = within(chart).getByRole('img');
+    expect(picture).toHaveAttribute('data-early-drawing', address);
+    expect(picture.querySelector('svg rect')).not.toBeNull();
+    expect(within(chart).queryByText('Drawing the chart...')).toBeNull();
+    expect(within(chart).getByRole('button', { name: 'View as table' })).toBeDisabled();
+    // The blocks below the first chart come with the report.
+    expect(screen.queryByRole('region', { name: /^Spread of rates/ })).toBeNull();
+    answerReport();
+    expect(await screen.findByRole('alert')).toHaveTextContent('There is no report here');
+    delete window.earlyChartDrawings;
+  });
+
   it('runs each block on its own: figures, a failing block with Try again, a paged table and markdown', async () => {
     const user = userEvent.setup();
     const { state } = serve();

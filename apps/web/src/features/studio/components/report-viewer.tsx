@@ -1,7 +1,15 @@
-import type { ReportExport, ReportParamPublic, ReportRun, ReportRunResult, SharedBlock } from '@dataplatform/contract';
+import {
+  BUILT_IN_REPORT_HEADERS,
+  type ReportExport,
+  type ReportParamPublic,
+  type ReportRun,
+  type ReportRunResult,
+  type SharedBlock,
+} from '@dataplatform/contract';
 import Box from '@mui/material/Box';
-import { useMutation, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useDeferredValue, useMemo } from 'react';
+import { skipToken, useMutation, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useDeferredValue, useMemo, type ReactNode } from 'react';
+import SHOWCASE_SCREENS from 'virtual:showcase-reports';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/api-error.js';
 import { ReportLoadFailure } from './report-load-failure.js';
@@ -31,7 +39,9 @@ import {
 import { ChartBlock } from './chart-block.js';
 import { KpiBlock } from './kpi-block.js';
 import { ParamBar } from './param-bar.js';
-import { ReportHeader, ReportPending } from './report-header.js';
+import { ReportHeader } from './report-header.js';
+import { LoadingLine } from '../../../components/loading-line.js';
+import { earlyDrawing } from '../chart/early-drawings.js';
 import { TextBlock } from './text-block.js';
 import { TableBlock } from './table-block.js';
 import { EditReportButton, ShareReportButton } from './write-actions.js';
@@ -166,6 +176,92 @@ export function searchWithParams(
   }
   for (const key of [...updated.keys()]) if (key.startsWith(PAGE_PREFIX)) updated.delete(key);
   return updated;
+}
+
+/**
+ * A chart's drawing only if the page's first script asked for it (chart/early-drawings.ts), else
+ * none; nothing to download yet (the viewer, taking over, would close a menu opened now).
+ */
+function earlyOnly({ file: _file, ...source }: ChartSource): ChartSource {
+  return {
+    ...source,
+    svg: (theme, width, signal) =>
+      new Promise<string>((resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+        const asked = source.early === undefined ? undefined : earlyDrawing(source.early);
+        if (asked?.theme === theme && asked.width === width) {
+          void asked.svg.then((svg) => {
+            if (svg !== null) resolve(svg);
+          });
+        }
+      }),
+  };
+}
+
+/**
+ * The runs of a report's pending screen: a query nothing answers, so its blocks stay loading. Not
+ * the blocks' own runs: the route loader's answers may arrive while the frame is still hydrating,
+ * and a query that changed then would make React discard the frame's markup (error 418).
+ */
+const PENDING_RUN_KEY = ['report-pending-run'] as const;
+
+/**
+ * A built-in report before its definition and runs arrive (decision 064): its parameters and its
+ * blocks down to its first chart, laid out as the viewer lays them out, each block loading. The
+ * showcase pages' prerendered frame is this, so the viewer takes over without moving anything, and
+ * the first chart's box is there for the server's drawing the page's first script asked for. Its
+ * blocks run nothing and its charts are only ever the early drawings: a frame shown before the
+ * guard has run asks the API for no report data.
+ */
+function PendingScreen({ reportKey, id }: { reportKey: string; id: string }) {
+  const screen = SHOWCASE_SCREENS[reportKey];
+  const [search, setSearch] = useSearchParams();
+  const values = useMemo(() => paramValues(screen?.params ?? [], search), [screen, search]);
+  const runner = useMemo<BlockRunner>(
+    () => ({
+      useRun: () => useQuery<ReportRunResult>({ queryKey: PENDING_RUN_KEY, queryFn: skipToken }),
+      chartSource: (block, params) => earlyOnly(reportChartSource(id, block.id, params, `${reportKey}-${block.id}`)),
+    }),
+    [id, reportKey],
+  );
+  if (!screen) return <ReportLoading />;
+  return (
+    <>
+      {screen.params.length > 0 ? (
+        <ParamBar
+          report={{ id, version: 1 }}
+          params={screen.params}
+          values={values}
+          onApply={(next) =>
+            setSearch((current) => searchWithParams(current, screen.params, next), { preventScrollReset: true })
+          }
+        />
+      ) : undefined}
+      <ReportBlocks blocks={screen.blocks} params={values} runner={runner} />
+    </>
+  );
+}
+
+function ReportLoading() {
+  return <LoadingLine sx={{ py: 6, color: 'text.secondary' }}>Loading the report...</LoadingLine>;
+}
+
+/**
+ * A report before its definition arrives (`children`: the failure that came instead). A built-in
+ * report's heading is known ahead (the contract's BUILT_IN_REPORT_HEADERS), and so is its first
+ * screen (PendingScreen): they show at once, as the showcase pages' prerendered frame has them.
+ */
+export function ReportPending({ reportKey, children }: { reportKey: string; children?: ReactNode }) {
+  const known = Object.hasOwn(BUILT_IN_REPORT_HEADERS, reportKey)
+    ? BUILT_IN_REPORT_HEADERS[reportKey as keyof typeof BUILT_IN_REPORT_HEADERS]
+    : undefined;
+  if (!known) return children ?? <ReportLoading />;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <ReportHeader title={known.title} description={known.description} source={known.source} version={null} />
+      {children ?? <PendingScreen reportKey={reportKey} id={known.id} />}
+    </Box>
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useColorScheme, useTheme } from '@mui/material/styles';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { earlyDrawing } from '../chart/early-drawings.js';
 import { LoadingLine } from '../../../components/loading-line.js';
 import { ApiError, errorText } from '../../../lib/api-error.js';
 import { CHART_LOOKS, fullChartSpec } from '@dataplatform/contract';
@@ -10,6 +11,9 @@ import { specProblem } from '../chart/chart-spec.js';
 
 /** The server's refusal to draw a chart, told as it is. */
 class ChartRefused extends Error {}
+
+/** What React puts in a chart's box: nothing; the drawing is put there by hand. */
+const EMPTY_HTML = { __html: '' };
 
 /** How long a resize settles before the chart is drawn again at the new width. */
 const RESIZE_SETTLE_MS = 150;
@@ -63,12 +67,15 @@ export default function VegaChart({
   values,
   description,
   picture,
+  early,
 }: {
   spec: Record<string, unknown>;
   values: Record<string, unknown>[];
   description: string;
   /** The server's SVG of the chart at a width and theme; absent: drawn in the browser. */
   picture?: (theme: 'light' | 'dark', width: number, signal: AbortSignal) => Promise<string>;
+  /** Where the page's first script may have asked for the server's drawing (chart/early-drawings.ts). */
+  early?: string;
 }) {
   const element = useRef<HTMLDivElement>(null);
   const width = useContentWidth(element);
@@ -92,6 +99,17 @@ export default function VegaChart({
   const inputSpec = inputs?.spec;
   const inputValues = inputs?.values;
   const inputDescription = inputs?.description;
+
+  // A drawing the page's first script already has is on screen from the first paint: the frame's box
+  // may hold it already (put there by that script), the viewer's is given it here. The drawing at the
+  // measured width and theme follows as for every chart.
+  useLayoutEffect(() => {
+    const text = early === undefined ? undefined : earlyDrawing(early)?.text;
+    const target = element.current;
+    if (!target || typeof text !== 'string') return;
+    if (!target.firstChild) target.replaceChildren(svgNode(text));
+    setDrawn(true);
+  }, [early]);
 
   useEffect(() => {
     const target = element.current;
@@ -162,16 +180,26 @@ export default function VegaChart({
 
   // The SVG is a picture of the numbers: a screen reader gets the description here and the numbers
   // from "View as table".
+  // Its children are this component's own (set above, never by React): `dangerouslySetInnerHTML`
+  // keeps React from reading them as it hydrates a prerendered frame whose first script filled it.
+  // The loading line follows the box, hidden once the box holds a drawing, whoever put it there.
   return (
     <>
-      {!drawn && <LoadingLine sx={{ color: 'text.secondary' }}>Drawing the chart...</LoadingLine>}
       <Box
         ref={element}
         role="img"
         aria-label={description}
+        data-early-drawing={early}
         onPointerEnter={() => setLive(true)}
-        sx={{ width: '100%', color: 'text.secondary', borderColor: 'divider' }}
+        dangerouslySetInnerHTML={EMPTY_HTML}
+        sx={{
+          width: '100%',
+          color: 'text.secondary',
+          borderColor: 'divider',
+          '&:not(:empty) + [role="status"]': { display: 'none' },
+        }}
       />
+      {!drawn && <LoadingLine sx={{ color: 'text.secondary' }}>Drawing the chart...</LoadingLine>}
       {failure !== undefined && (
         <Typography role="alert" variant="body2" color="error">
           {failure}
