@@ -8,10 +8,22 @@ const WEB_SRC = fileURLToPath(new URL('../../apps/web/src/', import.meta.url));
 /** Issue 30's size target, set on 26 November 2026 when the web app's source was 12 600 lines. */
 const MAX_LINES = 12_600;
 /**
- * The Studio screens came after that figure (they were 165 lines then), from the issue that asked
- * for them: the target is read on the code it was set on, and the whole folder is printed beside it.
+ * The features that came after that figure, from the issues that asked for them: Studio's screens
+ * (165 lines then) with the Agent and the shared and embedded viewers, and Learn. Their folders and
+ * their route modules (Studio's screens became route modules in issue 62; before, they were routed
+ * inside features/studio). The target is read on the code it was set on; the whole is printed beside it.
  */
-const LATER_FEATURE = `features${path.sep}studio${path.sep}`;
+const LATER_FEATURES = [
+  'features/studio/',
+  'features/learn/',
+  'routes/studio-app/',
+  'routes/studio-app.tsx',
+  'routes/agent.tsx',
+  'routes/shared-report.tsx',
+  'routes/embedded-report.tsx',
+  'routes/learn/',
+  'routes/learn.tsx',
+].map((prefix) => prefix.split('/').join(path.sep));
 
 interface SourceFile {
   relative: string;
@@ -32,13 +44,13 @@ export function checkWebSourceTargets(): TargetCheck[] {
   const files = sourceFiles(WEB_SRC);
   const total = files.reduce((sum, file) => sum + file.lines, 0);
   const later = files
-    .filter((file) => file.relative.startsWith(LATER_FEATURE))
+    .filter((file) => LATER_FEATURES.some((prefix) => file.relative.startsWith(prefix)))
     .reduce((sum, file) => sum + file.lines, 0);
   const prerendered = files.filter((file) => file.relative.startsWith(`app${path.sep}prerendered${path.sep}`));
   return [
     {
-      name: `apps/web/src < ${MAX_LINES.toLocaleString('en-US')} lines (tests and the later Studio screens left out)`,
-      measured: `${(total - later).toLocaleString('en-US')} lines; with the Studio screens ${total.toLocaleString('en-US')}`,
+      name: `apps/web/src < ${MAX_LINES.toLocaleString('en-US')} lines (tests, and Studio's and Learn's screens, left out)`,
+      measured: `${(total - later).toLocaleString('en-US')} lines; with Studio's and Learn's screens ${total.toLocaleString('en-US')}`,
       pass: total - later < MAX_LINES,
     },
     {

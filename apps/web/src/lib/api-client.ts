@@ -24,8 +24,11 @@ export interface RequestOptions {
    * A bodiless DELETE or POST gets no content type (the server refuses an empty JSON body).
    */
   admin?: boolean;
-  /** 'blob': the answer is a file (see apiDownload), not JSON. */
-  responseType?: 'json' | 'blob';
+  /**
+   * 'blob': the answer is a file (see apiDownload), not JSON. 'stream': server-sent events (`Accept:
+   * text/event-stream`), the answer's body stream once the status is OK; aborting `signal` ends it.
+   */
+  responseType?: 'json' | 'blob' | 'stream';
   /**
    * Leave out X-Tenant-ID: for the calls that decide which tenant may be selected. The server refuses
    * every call naming a tenant the user may no longer use, so such a call must not carry one.
@@ -155,6 +158,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     const userId = getStoredUser()?.id;
     if (userId) headers['X-User-ID'] = userId;
   }
+  if (options.responseType === 'stream') headers.Accept = 'text/event-stream';
   let body: string | undefined;
   if (options.form !== undefined) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -178,6 +182,7 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     throw error;
   }
 
+  if (options.responseType === 'stream' && response.ok && response.body) return response.body as T;
   let responseBody: unknown;
   try {
     responseBody =
@@ -192,46 +197,6 @@ export async function apiRequest<T>(options: RequestOptions): Promise<T> {
     throw failure(url, token, response.status, response.statusText, responseBody, response.headers.get('retry-after'));
   }
   return responseBody as T;
-}
-
-/**
- * A JSON POST answered with server-sent events (`Accept: text/event-stream`): the token and
- * X-Tenant-ID of every call, and the answer's body stream once the status is OK. A refusal before
- * the stream starts is an ApiError as apiRequest's; aborting `signal` ends the request and the stream.
- */
-export async function apiEventStream(options: {
-  path: string;
-  json: unknown;
-  signal: AbortSignal;
-}): Promise<ReadableStream<Uint8Array>> {
-  const url = buildUrl(options.path, undefined);
-  const { headers, token } = authHeaders({});
-  headers.Accept = 'text/event-stream';
-  headers['Content-Type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(options.json),
-      credentials: 'include',
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (cancelled(options.signal)) throw ApiError.aborted(url);
-    throw error;
-  }
-  if (!response.ok || !response.body) {
-    let body: unknown;
-    try {
-      body = await readBody(response);
-    } catch (error) {
-      if (cancelled(options.signal)) throw ApiError.aborted(url);
-      throw error;
-    }
-    throw failure(url, token, response.status, response.statusText, body, response.headers.get('retry-after'));
-  }
-  return response.body;
 }
 
 interface UploadOptions {

@@ -5,7 +5,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { showToast } from '../../../lib/toast-store.js';
@@ -80,34 +80,24 @@ export function SessionsSection() {
                         gridTemplateColumns: 'auto 1fr',
                         columnGap: 1.5,
                         rowGap: 0.25,
+                        '& dt, & dd': { typography: 'body2' },
                         '& dt': { color: 'text.secondary' },
                         '& dd': { m: 0, overflowWrap: 'anywhere' },
                       }}
                     >
-                      <Typography component="dt" variant="body2">
-                        Signed in
-                      </Typography>
-                      <Typography component="dd" variant="body2">
-                        {formatDateTime(session.created_at)}
-                      </Typography>
-                      <Typography component="dt" variant="body2">
-                        Last active
-                      </Typography>
-                      <Typography component="dd" variant="body2">
-                        {formatDateTime(session.last_seen_at)}
-                      </Typography>
-                      <Typography component="dt" variant="body2">
-                        Address
-                      </Typography>
-                      <Typography component="dd" variant="body2">
-                        {session.ip ?? 'Unknown'}
-                      </Typography>
-                      <Typography component="dt" variant="body2">
-                        User agent
-                      </Typography>
-                      <Typography component="dd" variant="body2">
-                        {session.user_agent ?? 'Unknown'}
-                      </Typography>
+                      {(
+                        [
+                          ['Signed in', formatDateTime(session.created_at)],
+                          ['Last active', formatDateTime(session.last_seen_at)],
+                          ['Address', session.ip ?? 'Unknown'],
+                          ['User agent', session.user_agent ?? 'Unknown'],
+                        ] as const
+                      ).map(([term, value]) => (
+                        <Fragment key={term}>
+                          <dt>{term}</dt>
+                          <dd>{value}</dd>
+                        </Fragment>
+                      ))}
                     </Box>
                   </Box>
                   {session.current ? undefined : (

@@ -10,7 +10,7 @@ import {
   type ReportRunResult,
 } from '@dataplatform/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiEventStream, apiRequest } from '../../../lib/api-client.js';
+import { apiRequest } from '../../../lib/api-client.js';
 import { ApiError } from '../../../lib/api-error.js';
 import { myTenantsQueryOptions } from '../../../lib/my-tenants.js';
 import { prefetchForSignedIn } from '../../../lib/query-client.js';
@@ -141,7 +141,13 @@ export async function askAgent(
   events: AskEvents,
 ): Promise<AgentMessage> {
   const path = `/agent/conversations/${encodeURIComponent(conversationId)}/messages`;
-  const body = await apiEventStream({ path, json: question, signal });
+  const body = await apiRequest<ReadableStream<Uint8Array>>({
+    method: 'POST',
+    path,
+    json: question,
+    signal,
+    responseType: 'stream',
+  });
   try {
     for await (const event of readEvents(body)) {
       const data = JSON.parse(event.data) as Record<string, unknown>;
