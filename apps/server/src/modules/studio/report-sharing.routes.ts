@@ -29,13 +29,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RateLimitRule } from '../../config.js';
+import { sendEncoded } from '../../lib/compression.js';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
 import type { ReportEmbeddingService } from './report-embedding.service.js';
-import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
+import { GRANT_TTL_MS, tokenHash, type ReportSharingService } from './report-sharing.service.js';
+import { createPublicAnswers } from './public-answers.js';
 import { scopeOf } from './request-scope.js';
-import { sendDrawing } from './charts/chart-reply.js';
+import { DRAWING_TYPES, drawingHeaders, sendDrawing } from './charts/chart-reply.js';
 
 /** A shared report's answers are for its holder alone: never indexed, never named to another site. */
 function privateAnswer(reply: FastifyReply) {
@@ -60,6 +62,8 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
   limits: { linksPerAccount: RateLimitRule; linkRequests: RateLimitRule };
 }> = async (app, options) => {
   const { sharing, embedding } = options;
+  // A crowd opening one link gets answers made once (public-answers.ts), for as long as its grant.
+  const answers = createPublicAnswers({ ttlMs: GRANT_TTL_MS });
   const manage = { access: { permission: PERMISSIONS.embedManage } } as const;
   const perEmbeddedReport = app.limit(
     'embed-report',
@@ -228,7 +232,23 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return sharing.sharedReport(request.params.token, disconnectSignal(reply));
+      const signal = disconnectSignal(reply);
+      const grant = await sharing.grant(request.params.token);
+      if (!sharing.keepsAnswers(grant)) return sharing.reportOf(grant, signal);
+      const key = JSON.stringify([grant.link.id, grant.record.version, 'report']);
+      const answer = await answers.answer(grant, key, signal, async (buildSignal) => {
+        const shown = await sharing.reportOf(grant, buildSignal);
+        const runnable = shown.blocks.filter((block) => block.kind !== 'text').length;
+        return {
+          // Checked and written by the route's own serializer, as a returned answer would be.
+          body: reply.serialize(shown) as string,
+          type: 'application/json; charset=utf-8',
+          compressible: true,
+          // A first run that failed is left out for the viewer to ask for: such an answer is not kept.
+          keep: shown.first_runs.length === runnable,
+        };
+      });
+      return sendEncoded(request, reply, answer);
     },
   );
 
@@ -277,13 +297,21 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       },
       async (request, reply) => {
         privateAnswer(reply);
+        const signal = disconnectSignal(reply);
+        const grant = await sharing.grant(request.params.token);
+        const { block } = request.params;
         const { theme, width } = request.query;
-        const drawing = await sharing.sharedChart(
-          request.params.token,
-          { block: request.params.block, params: chartParams(request.query), format, theme, width },
-          disconnectSignal(reply),
-        );
-        return sendDrawing(reply, drawing, 'no-store');
+        const params = chartParams(request.query);
+        const chart = { block, params, format, theme, width };
+        if (!sharing.keepsAnswers(grant)) return sendDrawing(reply, await sharing.chartOf(grant, chart, signal), 'no-store');
+        const key = JSON.stringify([grant.link.id, grant.record.version, 'chart', block, format, theme, width, params]);
+        const answer = await answers.answer(grant, key, signal, async (buildSignal) => ({
+          body: (await sharing.chartOf(grant, chart, buildSignal)).body,
+          type: DRAWING_TYPES[format],
+          compressible: format === 'svg',
+          keep: true,
+        }));
+        return sendEncoded(request, drawingHeaders(reply, 'no-store'), answer);
       },
     );
   }

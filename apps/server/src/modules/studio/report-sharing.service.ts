@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
+  cacheSeconds,
   coerceParamValue,
   publicReportParams,
   REPORT_AUDIENCE_MEMBERS_MAX,
@@ -125,11 +126,12 @@ function forced<T extends Record<string, unknown>>(link: ReportLinkRow, params: 
 
 /** Tokens whose grant this instance keeps, and for how long. */
 const GRANTS_MAX = 10_000;
-const GRANT_TTL_MS = 1_000;
+export const GRANT_TTL_MS = 1_000;
 /** A token that grants nothing (none such, or its tenant or report gone): remembered as briefly. */
 const NO_GRANT = 'none' as const;
 
-interface LinkGrant {
+/** What a live link's token grants: one object per read of it, kept `GRANT_TTL_MS` at most. */
+export interface LinkGrant {
   link: ReportLinkRow;
   scope: StudioScope;
   record: ReportRecord;
@@ -331,15 +333,28 @@ export function createReportSharingService(deps: {
       });
     },
 
-    /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
+    /** A live link by its token, with its scope and report; a revoked or expired one is a 410. */
+    grant: liveLink,
+
+    /** Whether the link's report keeps its results a while (`cache`), so its answers may be kept too. */
+    keepsAnswers: (grant: LinkGrant) => cacheSeconds(grant.record.definition.cache) > 0,
+
     /** The report a link shows, with its first runs: opening a link is one call. */
-    async sharedReport(token: string, signal?: AbortSignal): Promise<SharedReport> {
-      const { link, scope, record, view } = await liveLink(token);
+    async reportOf({ link, scope, record, view }: LinkGrant, signal?: AbortSignal): Promise<SharedReport> {
       return withFirstRuns(
         view,
         (request) => reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal),
         signal,
       );
+    },
+
+    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
+    async chartOf(
+      { link, scope, record }: LinkGrant,
+      request: ChartRequest,
+      signal?: AbortSignal,
+    ): Promise<ChartDrawing> {
+      return reports.drawRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
     },
 
     sharedView,
@@ -348,12 +363,6 @@ export function createReportSharingService(deps: {
     async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
       const { link, scope, record } = await liveLink(token);
       return reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
-    },
-
-    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
-    async sharedChart(token: string, request: ChartRequest, signal?: AbortSignal): Promise<ChartDrawing> {
-      const { link, scope, record } = await liveLink(token);
-      return reports.drawRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
     },
   };
 }
