@@ -38,27 +38,26 @@ export function createPublicAnswers(options: { ttlMs: number }) {
 
   /**
    * The answer under `key` for `grant`: the one kept, else `build`'s (one build for every identical
-   * call in flight; it stops when they have all gone, as a run does).
+   * call in flight; it stops when they have all gone, as a run does). `leaving` gives the caller's
+   * signal of going away, asked for only when it waits on a build (a kept answer is sent at once).
    */
   async function answer(
     grant: object,
     key: string,
-    signal: AbortSignal | undefined,
+    leaving: () => AbortSignal,
     build: (signal: AbortSignal) => Promise<AnswerBuild>,
   ): Promise<EncodedAnswer> {
     const held = kept.get(key);
     if (held?.grant === grant) return held;
-    const made = await builds.run(key, signal, async (buildSignal) => {
+    const made = await builds.run(key, leaving(), async (buildSignal) => {
       const { body, type, compressible, keep } = await build(buildSignal);
       const built = { ...encodeAnswer(body, type, compressible), grant };
       if (keep) kept.set(key, built);
       return built;
     });
     // Joined a build begun under an earlier grant (the link read anew meanwhile): not ours to send.
-    return made.grant === grant ? made : answer(grant, key, signal, build);
+    return made.grant === grant ? made : answer(grant, key, leaving, build);
   }
 
   return { answer };
 }
-
-export type PublicAnswers = ReturnType<typeof createPublicAnswers>;

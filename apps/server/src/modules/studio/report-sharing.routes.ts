@@ -232,22 +232,26 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      const signal = disconnectSignal(reply);
       const grant = await sharing.grant(request.params.token);
-      if (!sharing.keepsAnswers(grant)) return sharing.reportOf(grant, signal);
+      if (!sharing.keepsAnswers(grant)) return sharing.reportOf(grant, disconnectSignal(reply));
       const key = JSON.stringify([grant.link.id, grant.record.version, 'report']);
-      const answer = await answers.answer(grant, key, signal, async (buildSignal) => {
-        const shown = await sharing.reportOf(grant, buildSignal);
-        const runnable = shown.blocks.filter((block) => block.kind !== 'text').length;
-        return {
-          // Checked and written by the route's own serializer, as a returned answer would be.
-          body: reply.serialize(shown) as string,
-          type: 'application/json; charset=utf-8',
-          compressible: true,
-          // A first run that failed is left out for the viewer to ask for: such an answer is not kept.
-          keep: shown.first_runs.length === runnable,
-        };
-      });
+      const answer = await answers.answer(
+        grant,
+        key,
+        () => disconnectSignal(reply),
+        async (buildSignal) => {
+          const shown = await sharing.reportOf(grant, buildSignal);
+          const runnable = shown.blocks.filter((block) => block.kind !== 'text').length;
+          return {
+            // Checked and written by the route's own serializer, as a returned answer would be.
+            body: reply.serialize(shown) as string,
+            type: 'application/json; charset=utf-8',
+            compressible: true,
+            // A first run that failed is left out for the viewer to ask for: such an answer is not kept.
+            keep: shown.first_runs.length === runnable,
+          };
+        },
+      );
       return sendEncoded(request, reply, answer);
     },
   );
@@ -297,20 +301,26 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       },
       async (request, reply) => {
         privateAnswer(reply);
-        const signal = disconnectSignal(reply);
         const grant = await sharing.grant(request.params.token);
         const { block } = request.params;
         const { theme, width } = request.query;
         const params = chartParams(request.query);
         const chart = { block, params, format, theme, width };
-        if (!sharing.keepsAnswers(grant)) return sendDrawing(reply, await sharing.chartOf(grant, chart, signal), 'no-store');
+        if (!sharing.keepsAnswers(grant)) {
+          return sendDrawing(reply, await sharing.chartOf(grant, chart, disconnectSignal(reply)), 'no-store');
+        }
         const key = JSON.stringify([grant.link.id, grant.record.version, 'chart', block, format, theme, width, params]);
-        const answer = await answers.answer(grant, key, signal, async (buildSignal) => ({
-          body: (await sharing.chartOf(grant, chart, buildSignal)).body,
-          type: DRAWING_TYPES[format],
-          compressible: format === 'svg',
-          keep: true,
-        }));
+        const answer = await answers.answer(
+          grant,
+          key,
+          () => disconnectSignal(reply),
+          async (buildSignal) => ({
+            body: (await sharing.chartOf(grant, chart, buildSignal)).body,
+            type: DRAWING_TYPES[format],
+            compressible: format === 'svg',
+            keep: true,
+          }),
+        );
         return sendEncoded(request, drawingHeaders(reply, 'no-store'), answer);
       },
     );
