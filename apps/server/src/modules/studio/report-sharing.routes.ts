@@ -47,9 +47,19 @@ function privateAnswer(reply: FastifyReply) {
     .header('cache-control', 'no-store');
 }
 
-const byLinkToken = (request: FastifyRequest) => {
+/** Each request's link token hashed once: its rate limit asks for it twice, its grant once more. */
+const hashes = new WeakMap<FastifyRequest, string>();
+
+/** The hash of the request's link token (what its rate limit and its grant are kept under). */
+const linkHash = (request: FastifyRequest) => {
   const token = (request.params as { token?: unknown } | undefined)?.token;
-  return typeof token === 'string' ? tokenHash(token) : undefined;
+  if (typeof token !== 'string') return undefined;
+  let hashed = hashes.get(request);
+  if (hashed === undefined) {
+    hashed = tokenHash(token);
+    hashes.set(request, hashed);
+  }
+  return hashed;
 };
 
 /**
@@ -89,7 +99,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     503: HttpErrorSchema,
   };
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
-  const perLink = app.limit('share-link', options.limits.linkRequests, byLinkToken, authMessages.tooManyRequests);
+  const perLink = app.limit('share-link', options.limits.linkRequests, linkHash, authMessages.tooManyRequests);
   const linksPerAccount = app.limit(
     'share-link-create',
     options.limits.linksPerAccount,
@@ -232,7 +242,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      const grant = await sharing.grant(request.params.token);
+      const grant = await sharing.grant(linkHash(request)!);
       if (!sharing.keepsAnswers(grant)) return sharing.reportOf(grant, disconnectSignal(reply));
       const key = JSON.stringify([grant.link.id, grant.record.version, 'report']);
       const answer = await answers.answer(
@@ -276,7 +286,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return sharing.sharedRun(request.params.token, request.body, disconnectSignal(reply));
+      return sharing.sharedRun(linkHash(request)!, request.body, disconnectSignal(reply));
     },
   );
 
@@ -301,7 +311,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       },
       async (request, reply) => {
         privateAnswer(reply);
-        const grant = await sharing.grant(request.params.token);
+        const grant = await sharing.grant(linkHash(request)!);
         const { block } = request.params;
         const { theme, width } = request.query;
         const params = chartParams(request.query);

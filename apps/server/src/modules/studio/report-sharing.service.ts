@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
@@ -52,7 +52,7 @@ import type { ChartDrawing } from './charts/chart-drawing.js';
 const DAY_MS = 86_400_000;
 
 /** The SHA-256 of a link's token, the only form of it that is kept. */
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+export const tokenHash = (token: string) => hash('sha256', token, 'base64url');
 
 const linkGone = () => new AppError('share_link_gone', sharingMessages.linkGone);
 const linkNotFound = () => notFound(sharingMessages.linkNotFound);
@@ -184,9 +184,9 @@ export function createReportSharingService(deps: {
     },
   });
 
-  /** A live link by its token, with its scope and report; a revoked or expired one is a 410. */
-  async function liveLink(token: string): Promise<LinkGrant> {
-    const grant = await grants.fetch(tokenHash(token));
+  /** A live link by its token's hash, with its scope and report; a revoked or expired one is a 410. */
+  async function liveLink(hashed: string): Promise<LinkGrant> {
+    const grant = await grants.fetch(hashed);
     if (!grant || grant === NO_GRANT) throw linkNotFound();
     if (!isLive(grant.link, clock.now())) throw linkGone();
     return grant;
@@ -333,7 +333,7 @@ export function createReportSharingService(deps: {
       });
     },
 
-    /** A live link by its token, with its scope and report; a revoked or expired one is a 410. */
+    /** A live link by its token's hash (`tokenHash`), with its scope and report; a revoked or expired one is a 410. */
     grant: liveLink,
 
     /** Whether the link's report keeps its results a while (`cache`), so its answers may be kept too. */
@@ -360,8 +360,8 @@ export function createReportSharingService(deps: {
     sharedView,
 
     /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
-    async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
-      const { link, scope, record } = await liveLink(token);
+    async sharedRun(hashed: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
+      const { link, scope, record } = await liveLink(hashed);
       return reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
     },
   };
