@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createSigner } from 'fast-jwt';
+import { Agent, request } from 'undici';
 import { createBenchDatabase, createBenchUser, type BenchDatabase } from './fixture.js';
 import type { TargetCheck } from './report.js';
 import type { BenchSettings } from './settings.js';
@@ -55,6 +57,7 @@ export async function runSharing(context: {
       BENCH_TARGET_ENV: JSON.stringify({ DATA_DIR: dataDir, STUDIO_DEMO_ROWS: String(demoRows), METRICS_TOKEN }),
     },
   });
+  const viewers = new Agent();
   try {
     const { port } = await server.next('ready');
     const base = `http://127.0.0.1:${port}`;
@@ -97,23 +100,47 @@ export async function runSharing(context: {
     ).slice(0, 12);
 
     /**
+     * A viewer's call as its browser makes it (keep-alive, gzip accepted: what fetch sends over http),
+     * through undici's request API rather than fetch: fetch's own layers cost this process about
+     * 0.6 ms of CPU a call, four times what the server spends answering one, and on a 2-core host a
+     * crowd of fetches measured the client (bench/results/2026-12-08-sharing-crowd.md).
+     */
+    const viewerCall = async (method: string, url: string, body?: unknown) => {
+      const response = await request(`${base}${url}`, {
+        method: method as 'GET' | 'POST',
+        dispatcher: viewers,
+        headers: {
+          'accept-encoding': 'gzip, deflate',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      const encoding = response.headers['content-encoding'];
+      if (encoding !== undefined && encoding !== 'gzip')
+        throw new Error(`sharing: ${url} answered in ${String(encoding)}`);
+      return { status: response.statusCode, text: (encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString() };
+    };
+
+    /**
      * One anonymous viewer, as the viewer page does: the report with its blocks' first runs, then any
      * block that came without one, and the server's drawing of each chart, at once.
      */
     const view = async (token: string) => {
       const started = performance.now();
-      const shown = expectOk(await call('GET', `/api/v1/studio/public/${token}`, undefined, {}), 'a shared report');
+      const shown = await viewerCall('GET', `/api/v1/studio/public/${token}`);
+      expectOk({ status: shown.status, body: shown.text }, 'a shared report');
       const firstRuns = new Set(
-        (shown.body.first_runs as { request: { block: string } }[]).map((first) => first.request.block),
+        ((JSON.parse(shown.text) as Record<string, unknown>).first_runs as { request: { block: string } }[]).map(
+          (first) => first.request.block,
+        ),
       );
       const rest = await Promise.all([
         ...blocks
           .filter((block) => !firstRuns.has(block))
-          .map((block) => call('POST', `/api/v1/studio/public/${token}/run`, { block }, {})),
+          .map((block) => viewerCall('POST', `/api/v1/studio/public/${token}/run`, { block })),
         ...chartBlocks.map((block) =>
-          fetch(`${base}/api/v1/studio/public/${token}/charts/${block}.svg?theme=light&width=${CHART_WIDTH}`).then(
-            async (response) => ({ status: response.status, body: await response.text() }),
-          ),
+          viewerCall('GET', `/api/v1/studio/public/${token}/charts/${block}.svg?theme=light&width=${CHART_WIDTH}`),
         ),
       ]);
       return { ms: performance.now() - started, statuses: [shown.status, ...rest.map((answer) => answer.status)] };
@@ -179,6 +206,7 @@ export async function runSharing(context: {
       embeddedMs,
     };
   } finally {
+    await viewers.close();
     await server.stop();
   }
 }

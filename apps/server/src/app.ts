@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { censorSecrets } from './lib/log-redaction.js';
 import { BODY_LIMITS } from './lib/body-limits.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { COMPRESSION } from './lib/compression.js';
 import { createMetrics } from './lib/metrics.js';
 import { connectRedis } from './lib/redis.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
@@ -176,8 +177,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(
     async (api) => {
       // JSON answers over 1 KiB (lists, mostly) go out compressed; static files have their own
-      // precompressed copies, and downloads opt out (Range needs the bytes as stored).
-      await api.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+      // precompressed copies, and downloads opt out (Range needs the bytes as stored). A share
+      // link's answers are compressed once and kept briefly (public-answers.ts), which compress skips.
+      await api.register(compress, { global: true, ...COMPRESSION });
       await api.register(authPlugin, {
         authenticate: services.sessions.authenticate,
         hasPermission: services.authz.hasPermission,

@@ -29,13 +29,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RateLimitRule } from '../../config.js';
+import { sendEncoded } from '../../lib/compression.js';
 import { disconnectSignal } from '../../lib/disconnect-signal.js';
 import { denied, missing } from '../../lib/route-responses.js';
 import { currentActor } from '../../plugins/auth.js';
 import type { ReportEmbeddingService } from './report-embedding.service.js';
-import { tokenHash, type ReportSharingService } from './report-sharing.service.js';
+import { GRANT_TTL_MS, tokenHash, type ReportSharingService } from './report-sharing.service.js';
+import { createPublicAnswers } from './public-answers.js';
 import { scopeOf } from './request-scope.js';
-import { sendDrawing } from './charts/chart-reply.js';
+import { DRAWING_TYPES, drawingHeaders, sendDrawing } from './charts/chart-reply.js';
 
 /** A shared report's answers are for its holder alone: never indexed, never named to another site. */
 function privateAnswer(reply: FastifyReply) {
@@ -45,9 +47,19 @@ function privateAnswer(reply: FastifyReply) {
     .header('cache-control', 'no-store');
 }
 
-const byLinkToken = (request: FastifyRequest) => {
+/** Each request's link token hashed once: its rate limit asks for it twice, its grant once more. */
+const hashes = new WeakMap<FastifyRequest, string>();
+
+/** The hash of the request's link token (what its rate limit and its grant are kept under). */
+const linkHash = (request: FastifyRequest) => {
   const token = (request.params as { token?: unknown } | undefined)?.token;
-  return typeof token === 'string' ? tokenHash(token) : undefined;
+  if (typeof token !== 'string') return undefined;
+  let hashed = hashes.get(request);
+  if (hashed === undefined) {
+    hashed = tokenHash(token);
+    hashes.set(request, hashed);
+  }
+  return hashed;
 };
 
 /**
@@ -60,6 +72,8 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
   limits: { linksPerAccount: RateLimitRule; linkRequests: RateLimitRule };
 }> = async (app, options) => {
   const { sharing, embedding } = options;
+  // A crowd opening one link gets answers made once (public-answers.ts), for as long as its grant.
+  const answers = createPublicAnswers({ ttlMs: GRANT_TTL_MS });
   const manage = { access: { permission: PERMISSIONS.embedManage } } as const;
   const perEmbeddedReport = app.limit(
     'embed-report',
@@ -85,7 +99,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     503: HttpErrorSchema,
   };
   const write = { access: { permission: PERMISSIONS.reportsWrite } } as const;
-  const perLink = app.limit('share-link', options.limits.linkRequests, byLinkToken, authMessages.tooManyRequests);
+  const perLink = app.limit('share-link', options.limits.linkRequests, linkHash, authMessages.tooManyRequests);
   const linksPerAccount = app.limit(
     'share-link-create',
     options.limits.linksPerAccount,
@@ -228,7 +242,27 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return sharing.sharedReport(request.params.token, disconnectSignal(reply));
+      const grant = await sharing.grant(linkHash(request)!);
+      if (!sharing.keepsAnswers(grant)) return sharing.reportOf(grant, disconnectSignal(reply));
+      const key = JSON.stringify([grant.link.id, grant.record.version, 'report']);
+      const answer = await answers.answer(
+        grant,
+        key,
+        () => disconnectSignal(reply),
+        async (buildSignal) => {
+          const shown = await sharing.reportOf(grant, buildSignal);
+          const runnable = shown.blocks.filter((block) => block.kind !== 'text').length;
+          return {
+            // Checked and written by the route's own serializer, as a returned answer would be.
+            body: reply.serialize(shown) as string,
+            type: 'application/json; charset=utf-8',
+            compressible: true,
+            // A first run that failed is left out for the viewer to ask for: such an answer is not kept.
+            keep: shown.first_runs.length === runnable,
+          };
+        },
+      );
+      return sendEncoded(request, reply, answer);
     },
   );
 
@@ -252,7 +286,7 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       privateAnswer(reply);
-      return sharing.sharedRun(request.params.token, request.body, disconnectSignal(reply));
+      return sharing.sharedRun(linkHash(request)!, request.body, disconnectSignal(reply));
     },
   );
 
@@ -277,13 +311,27 @@ export const reportSharingRoutes: FastifyPluginAsyncZod<{
       },
       async (request, reply) => {
         privateAnswer(reply);
+        const grant = await sharing.grant(linkHash(request)!);
+        const { block } = request.params;
         const { theme, width } = request.query;
-        const drawing = await sharing.sharedChart(
-          request.params.token,
-          { block: request.params.block, params: chartParams(request.query), format, theme, width },
-          disconnectSignal(reply),
+        const params = chartParams(request.query);
+        const chart = { block, params, format, theme, width };
+        if (!sharing.keepsAnswers(grant)) {
+          return sendDrawing(reply, await sharing.chartOf(grant, chart, disconnectSignal(reply)), 'no-store');
+        }
+        const key = JSON.stringify([grant.link.id, grant.record.version, 'chart', block, format, theme, width, params]);
+        const answer = await answers.answer(
+          grant,
+          key,
+          () => disconnectSignal(reply),
+          async (buildSignal) => ({
+            body: (await sharing.chartOf(grant, chart, buildSignal)).body,
+            type: DRAWING_TYPES[format],
+            compressible: format === 'svg',
+            keep: true,
+          }),
         );
-        return sendDrawing(reply, drawing, 'no-store');
+        return sendEncoded(request, drawingHeaders(reply, 'no-store'), answer);
       },
     );
   }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
+  cacheSeconds,
   coerceParamValue,
   publicReportParams,
   REPORT_AUDIENCE_MEMBERS_MAX,
@@ -51,7 +52,7 @@ import type { ChartDrawing } from './charts/chart-drawing.js';
 const DAY_MS = 86_400_000;
 
 /** The SHA-256 of a link's token, the only form of it that is kept. */
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+export const tokenHash = (token: string) => hash('sha256', token, 'base64url');
 
 const linkGone = () => new AppError('share_link_gone', sharingMessages.linkGone);
 const linkNotFound = () => notFound(sharingMessages.linkNotFound);
@@ -125,11 +126,12 @@ function forced<T extends Record<string, unknown>>(link: ReportLinkRow, params: 
 
 /** Tokens whose grant this instance keeps, and for how long. */
 const GRANTS_MAX = 10_000;
-const GRANT_TTL_MS = 1_000;
+export const GRANT_TTL_MS = 1_000;
 /** A token that grants nothing (none such, or its tenant or report gone): remembered as briefly. */
 const NO_GRANT = 'none' as const;
 
-interface LinkGrant {
+/** What a live link's token grants: one object per read of it, kept `GRANT_TTL_MS` at most. */
+export interface LinkGrant {
   link: ReportLinkRow;
   scope: StudioScope;
   record: ReportRecord;
@@ -182,9 +184,9 @@ export function createReportSharingService(deps: {
     },
   });
 
-  /** A live link by its token, with its scope and report; a revoked or expired one is a 410. */
-  async function liveLink(token: string): Promise<LinkGrant> {
-    const grant = await grants.fetch(tokenHash(token));
+  /** A live link by its token's hash, with its scope and report; a revoked or expired one is a 410. */
+  async function liveLink(hashed: string): Promise<LinkGrant> {
+    const grant = await grants.fetch(hashed);
     if (!grant || grant === NO_GRANT) throw linkNotFound();
     if (!isLive(grant.link, clock.now())) throw linkGone();
     return grant;
@@ -331,10 +333,14 @@ export function createReportSharingService(deps: {
       });
     },
 
-    /** The report a link shows: its blocks without SQL, its parameters with the link's values locked. */
+    /** A live link by its token's hash (`tokenHash`), with its scope and report; a revoked or expired one is a 410. */
+    grant: liveLink,
+
+    /** Whether the link's report keeps its results a while (`cache`), so its answers may be kept too. */
+    keepsAnswers: (grant: LinkGrant) => cacheSeconds(grant.record.definition.cache) > 0,
+
     /** The report a link shows, with its first runs: opening a link is one call. */
-    async sharedReport(token: string, signal?: AbortSignal): Promise<SharedReport> {
-      const { link, scope, record, view } = await liveLink(token);
+    async reportOf({ link, scope, record, view }: LinkGrant, signal?: AbortSignal): Promise<SharedReport> {
       return withFirstRuns(
         view,
         (request) => reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal),
@@ -342,18 +348,21 @@ export function createReportSharingService(deps: {
       );
     },
 
+    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
+    async chartOf(
+      { link, scope, record }: LinkGrant,
+      request: ChartRequest,
+      signal?: AbortSignal,
+    ): Promise<ChartDrawing> {
+      return reports.drawRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
+    },
+
     sharedView,
 
     /** One block of a link's report, with its fixed values forced: sending another value is a 403. */
-    async sharedRun(token: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
-      const { link, scope, record } = await liveLink(token);
+    async sharedRun(hashed: string, request: ReportRun, signal?: AbortSignal): Promise<ReportRunResult> {
+      const { link, scope, record } = await liveLink(hashed);
       return reports.runRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
-    },
-
-    /** A chart block of a shared report drawn as SVG or PNG, with the link's fixed values forced as in a run. */
-    async sharedChart(token: string, request: ChartRequest, signal?: AbortSignal): Promise<ChartDrawing> {
-      const { link, scope, record } = await liveLink(token);
-      return reports.drawRecord(scope, record, { ...request, params: forced(link, request.params) }, signal);
     },
   };
 }
