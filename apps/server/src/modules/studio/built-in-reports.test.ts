@@ -30,13 +30,13 @@ describe('built-in reports (STUDIO-REPORT-6)', () => {
       expect(bySlug.statusCode).toBe(200);
       const report = bySlug.json<ReportPublic>();
       expect(report).toMatchObject({
+        // What the showcase pages draw before the report arrives: its id, title, description and source.
+        ...BUILT_IN_REPORT_HEADERS[builtIn.slug as keyof typeof BUILT_IN_REPORT_HEADERS],
         id: builtIn.id,
         slug: builtIn.slug,
         version: 1,
         built_in: true,
         definition: builtIn.text,
-        // What the showcase pages draw before the report arrives.
-        ...BUILT_IN_REPORT_HEADERS[builtIn.slug as keyof typeof BUILT_IN_REPORT_HEADERS],
       });
       expect(report.blocks.map((block) => block.kind)).toEqual(
         expect.arrayContaining(['kpi', 'chart', 'table', 'text']),
