@@ -67,9 +67,11 @@ function serverPid(root: number): number | undefined {
   while (queue.length > 0) {
     const pid = queue.shift()!;
     try {
-      // The node process itself, not the shell npm runs it through (whose command line names it too).
-      const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (command === 'node' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server.js')) return pid;
+      // The node process itself, not the shell npm runs it through (whose command line names it too):
+      // by its program, the command line's first word. Not by /proc/…/comm: Node 24 names its main
+      // thread "MainThread" there.
+      const [program = '', ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (path.basename(program) === 'node' && args.includes('dist/server.js')) return pid;
     } catch {
       continue;
     }
