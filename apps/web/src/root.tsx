@@ -15,25 +15,14 @@ import prePaint from './app/pre-paint.js?raw';
 import { AppThemeProvider } from './app/theme.js';
 import { PAGE_REDIRECTS, pageRunsApp, PRERENDERED_PATHS } from './config/route-table.js';
 import { registerNavigator } from './lib/navigation.js';
-import { STORAGE_KEYS } from './lib/session.js';
+import { inlineScript } from './lib/inline-script.js';
 import { pageMetaFor } from './lib/page-meta.js';
 import { getToasts, subscribeToasts } from './lib/toast-store.js';
 
 declare const __SITE_URL__: string;
 
-/** A script without its comments and indentation, as it goes inline into every page. */
-function inline(script: string): string {
-  return script
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('//'))
-    .map((line) => line.trim())
-    .join('\n');
-}
-
-const PRE_PAINT = inline(prePaint)
-  .replace('PAGE_REDIRECTS', JSON.stringify(PAGE_REDIRECTS))
-  .replaceAll('STORAGE_KEYS', JSON.stringify(STORAGE_KEYS));
-const PLATFORM_UI = inline(platformUi);
+const PRE_PAINT = inlineScript(prePaint).replace('PAGE_REDIRECTS', JSON.stringify(PAGE_REDIRECTS));
+const PLATFORM_UI = inlineScript(platformUi);
 
 const Toaster = lazy(() => import('./components/toaster.js').then((m) => ({ default: m.Toaster })));
 

@@ -4,6 +4,14 @@ import { FOOTER_BELOW_FOLD } from '../../lib/footer-below-fold.js';
 import { useLocation } from 'react-router';
 import { ReportPending } from './components/report-viewer.js';
 import { QueryProvider } from '../../lib/query-client.js';
+import { inlineScript } from '../../lib/inline-script.js';
+import { STORAGE_KEYS } from '../../lib/session.js';
+import earlyDrawingsScript from './early-drawings-script.js?raw';
+
+/** Asks for the frame's chart drawings as the HTML arrives (early-drawings-script.js). */
+const EARLY_DRAWINGS = {
+  __html: inlineScript(earlyDrawingsScript).replaceAll('STORAGE_KEYS', JSON.stringify(STORAGE_KEYS)),
+};
 import { showcaseSlug } from './report-view.js';
 
 /**
@@ -21,7 +29,8 @@ export function ShowcaseContainer({ children }: { children: ReactNode }) {
 /**
  * A showcase report's frame, rendered at build time and shown until its guard has run: the same
  * pending state the viewer shows next (the report's heading, parameters and first blocks, loading),
- * so nothing moves when it takes over.
+ * so nothing moves when it takes over. Its script, run as the HTML is parsed, asks for the first
+ * chart's drawing before the app runs (decision 064).
  */
 export function ShowcaseFrame() {
   return (
@@ -29,6 +38,7 @@ export function ShowcaseFrame() {
       <ShowcaseContainer>
         <ReportPending reportKey={showcaseSlug(useLocation().pathname)} />
       </ShowcaseContainer>
+      <script dangerouslySetInnerHTML={EARLY_DRAWINGS} />
     </QueryProvider>
   );
 }

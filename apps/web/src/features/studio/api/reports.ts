@@ -122,7 +122,7 @@ export interface ChartSource {
   /** The file name a download takes, without its extension. */
   name: string;
   /**
-   * Where the page's first script may have asked for the drawing already (`data-early-drawing`: its
+   * Where the frame's script may have asked for the drawing already (`data-early-drawing`: its
    * address at these parameters, without theme and width; chart/early-drawings.ts).
    */
   early?: string;
@@ -162,7 +162,7 @@ export function reportChartSource(
     svg: (theme, width, signal) => {
       const asked = earlyDrawing(early);
       const fetched = () => apiRequest<string>({ path: path('svg', theme, width), signal });
-      // The first script's drawing when it is the one needed; else (or if it failed) asked for now.
+      // The frame's script's drawing when it is the one needed; else (or if it failed) asked for now.
       if (asked?.theme !== theme || asked.width !== width) return fetched();
       return asked.svg.then((svg) => svg ?? fetched());
     },

@@ -1,6 +1,6 @@
 /**
  * A chart's drawing the page's first script asked for while the HTML was still arriving
- * (app/pre-paint.js: the charts of a showcase report's prerendered frame, decision 064), so the
+ * (features/studio/early-drawings-script.js, in a showcase report's prerendered frame, decision 064), so the
  * chart is on screen before the app has run. Kept by the drawing's address without its theme and
  * width (the box's `data-early-drawing`); the app takes it instead of asking again when it was drawn
  * in the theme and at the width the app needs.

@@ -124,7 +124,7 @@ describe('ReportViewer (STUDIO-VIEW)', () => {
     const drawing =
       '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="640" height="120"/></svg>';
     const address = `/api/v1/studio/reports/${payer}/charts/median_by_payer.svg?param.code=99213&param.state=`;
-    // As app/pre-paint.js leaves it: the drawing it asked for while the HTML arrived.
+    // As the frame's early-drawings-script.js leaves it: the drawing it asked for as the HTML arrived.
     window.earlyChartDrawings = {
       [address]: { theme: 'light', width: 640, svg: Promise.resolve(drawing), text: drawing },
     };

@@ -179,7 +179,7 @@ export function searchWithParams(
 }
 
 /**
- * A chart's drawing only if the page's first script asked for it (chart/early-drawings.ts), else
+ * A chart's drawing only if the frame's script asked for it (chart/early-drawings.ts), else
  * none; nothing to download yet (the viewer, taking over, would close a menu opened now).
  */
 function earlyOnly({ file: _file, ...source }: ChartSource): ChartSource {
@@ -209,7 +209,7 @@ const PENDING_RUN_KEY = ['report-pending-run'] as const;
  * A built-in report before its definition and runs arrive (decision 064): its parameters and its
  * blocks down to its first chart, laid out as the viewer lays them out, each block loading. The
  * showcase pages' prerendered frame is this, so the viewer takes over without moving anything, and
- * the first chart's box is there for the server's drawing the page's first script asked for. Its
+ * the first chart's box is there for the server's drawing the frame's script asked for. Its
  * blocks run nothing and its charts are only ever the early drawings: a frame shown before the
  * guard has run asks the API for no report data.
  */

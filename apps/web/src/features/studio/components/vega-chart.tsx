@@ -74,7 +74,7 @@ export default function VegaChart({
   description: string;
   /** The server's SVG of the chart at a width and theme; absent: drawn in the browser. */
   picture?: (theme: 'light' | 'dark', width: number, signal: AbortSignal) => Promise<string>;
-  /** Where the page's first script may have asked for the server's drawing (chart/early-drawings.ts). */
+  /** Where the frame's script may have asked for the server's drawing (chart/early-drawings.ts). */
   early?: string;
 }) {
   const element = useRef<HTMLDivElement>(null);
@@ -100,7 +100,7 @@ export default function VegaChart({
   const inputValues = inputs?.values;
   const inputDescription = inputs?.description;
 
-  // A drawing the page's first script already has is on screen from the first paint: the frame's box
+  // A drawing the frame's script already has is on screen from the first paint: the frame's box
   // may hold it already (put there by that script), the viewer's is given it here. The drawing at the
   // measured width and theme follows as for every chart.
   useLayoutEffect(() => {
@@ -181,7 +181,7 @@ export default function VegaChart({
   // The SVG is a picture of the numbers: a screen reader gets the description here and the numbers
   // from "View as table".
   // Its children are this component's own (set above, never by React): `dangerouslySetInnerHTML`
-  // keeps React from reading them as it hydrates a prerendered frame whose first script filled it.
+  // keeps React from reading them as it hydrates a prerendered frame whose script filled it.
   // The loading line follows the box, hidden once the box holds a drawing, whoever put it there.
   return (
     <>
